@@ -1,0 +1,12 @@
+# ctest helper: runs COMMAND (a ;-list) and checks its exit code against
+# EXIT_CODE and its standard output against OUTPUT_REGEX.
+#   cmake -DCOMMAND=... -DEXIT_CODE=... -DOUTPUT_REGEX=... -P this_file
+execute_process(COMMAND ${COMMAND} RESULT_VARIABLE code OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT code STREQUAL EXIT_CODE)
+  message(FATAL_ERROR "exit code ${code}, expected ${EXIT_CODE}")
+endif()
+if(NOT "${out}${err}" MATCHES "${OUTPUT_REGEX}")
+  message(FATAL_ERROR "output does not match '${OUTPUT_REGEX}'")
+endif()

@@ -1,0 +1,138 @@
+// rmsnorm_run: normalizes a seeded random rows x N matrix with KokkosRMSNorm
+// on the default execution space and checks it against a host reference.
+// Prints the Kokkos version and backend first and True or False last.
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Random.hpp>
+#include <KokkosRMSNorm.hpp>
+
+namespace {
+
+struct Options {
+  std::uint64_t rows = 64;
+  std::uint64_t n = 256;
+  double eps = 1e-6;
+  std::uint64_t seed = 12345;
+};
+
+const char* const usage =
+    "usage: rmsnorm_run [--M rows] [--N row_length] [--eps eps] [--seed s]\n"
+    "  defaults: --M 64 --N 256 --eps 1e-6 --seed 12345\n";
+
+// Reads a whole unsigned decimal number; false on anything else.
+bool parse_count(const std::string& text, std::uint64_t& value) {
+  if (text.empty() || text.find_first_not_of("0123456789") != text.npos) {
+    return false;
+  }
+  value = std::stoull(text);
+  return true;
+}
+
+// Reads a whole floating-point number; false on anything else.
+bool parse_real(const std::string& text, double& value) {
+  try {
+    std::size_t used = 0;
+    value = std::stod(text, &used);
+    return used == text.size();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// Parses "--flag value" pairs; false on anything it does not understand.
+bool parse(int argc, char** argv, Options& options) {
+  if (argc % 2 == 0)
+    return false;
+  for (int i = 1; i < argc; i += 2) {
+    const std::string flag = argv[i], value = argv[i + 1];
+    const bool parsed = flag == "--M"      ? parse_count(value, options.rows)
+                        : flag == "--N"    ? parse_count(value, options.n)
+                        : flag == "--seed" ? parse_count(value, options.seed)
+                        : flag == "--eps"  ? parse_real(value, options.eps)
+                                           : false;
+    if (!parsed)
+      return false;
+  }
+  return true;
+}
+
+// Runs rms_norm and compares with a double reference on the host, with
+// numpy.allclose semantics. Each y is a product x * rstd * w, so its float
+// error is that of the float sum of squares (about sqrt(N) roundings) plus a
+// few roundings: rtol = 1e-4 covers N up to millions; atol = 1e-6 only
+// matters for outputs near zero.
+bool run(const Options& options) {
+  constexpr double rtol = 1e-4, atol = 1e-6;
+  using Matrix = Kokkos::View<float**>;
+  Matrix x("x", options.rows, options.n), y("y", options.rows, options.n);
+  Kokkos::View<float*> weight("weight", options.n);
+  Kokkos::Random_XorShift64_Pool<> pool(options.seed);
+  Kokkos::fill_random(x, pool, -1.0f, 1.0f);
+  Kokkos::fill_random(weight, pool, 0.5f, 1.5f);
+  Kokkos::deep_copy(y, std::nanf(""));
+
+  KokkosRMSNorm::rms_norm(x, weight, y, options.eps);
+
+  const auto x_host =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  const auto w_host =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), weight);
+  const auto y_host =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  std::size_t mismatches = 0;
+  double worst = 0;
+  for (std::uint64_t i = 0; i < options.rows; ++i) {
+    double sum_of_squares = 0;
+    for (std::uint64_t j = 0; j < options.n; ++j) {
+      sum_of_squares += double(x_host(i, j)) * x_host(i, j);
+    }
+    const double rstd = 1 / std::sqrt(sum_of_squares / options.n + options.eps);
+    for (std::uint64_t j = 0; j < options.n; ++j) {
+      const double expected = x_host(i, j) * rstd * w_host(j);
+      const double error = std::abs(y_host(i, j) - expected);
+      if (!(error <= atol + rtol * std::abs(expected)))
+        ++mismatches;
+      if (!(error <= worst))
+        worst = error;
+    }
+  }
+  std::cout << "M=" << options.rows << " N=" << options.n
+            << " eps=" << options.eps << " seed=" << options.seed
+            << ": max abs error " << worst << ", " << mismatches
+            << " elements outside rtol=" << rtol << " atol=" << atol << '\n';
+  return mismatches == 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--help") {
+      std::cout << usage;
+      return 0;
+    }
+  }
+  if (!parse(argc, argv, options)) {
+    std::cerr << usage;
+    return 2;
+  }
+  Kokkos::ScopeGuard kokkos;
+  std::cout << "Kokkos " << KOKKOS_VERSION / 10000 << '.'
+            << KOKKOS_VERSION / 100 % 100 << '.' << KOKKOS_VERSION % 100
+            << ", backend " << Kokkos::DefaultExecutionSpace::name() << '\n';
+  bool ok = false;
+  try {
+    ok = run(options);
+  } catch (const std::exception& error) {
+    std::cout << error.what() << '\n';
+  }
+  std::cout << (ok ? "True" : "False") << std::endl;
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,85 @@
+#ifndef KOKKOSRMSNORM_IMPL_PACK_HPP
+#define KOKKOSRMSNORM_IMPL_PACK_HPP
+
+#include <cstdint>
+#include <type_traits>
+
+#include <Kokkos_Core.hpp>
+
+namespace KokkosRMSNorm::Impl {
+
+// Width consecutive elements moved as one aligned access. The alignment is
+// what lets a GPU compiler emit one 16-byte load or store per Pack.
+template <class T, int Width>
+struct alignas(sizeof(T) * Width) Pack {
+  using value_type = T;
+  static constexpr int width = Width;
+  T lane[Width];
+};
+
+// Elements per 16-byte Pack.
+template <class T>
+inline constexpr int vector_width_v = 16 / sizeof(T) > 0 ? 16 / sizeof(T) : 1;
+
+// A Pack of T's unqualified type that keeps T's constness.
+template <class T, int Width>
+using PackOf = std::conditional_t<std::is_const_v<T>,
+                                  const Pack<std::remove_const_t<T>, Width>,
+                                  Pack<T, Width>>;
+
+// Rows of Packs over the memory of a user's rank-2 View.
+template <class T, int Width, class MemorySpace>
+using PackRows = Kokkos::View<PackOf<T, Width>**, Kokkos::LayoutStride,
+                              MemorySpace, Kokkos::MemoryUnmanaged>;
+
+// One row of Packs over the memory of a user's rank-1 View.
+template <class T, int Width, class MemorySpace>
+using PackRow = Kokkos::View<PackOf<T, Width>*, Kokkos::LayoutStride,
+                             MemorySpace, Kokkos::MemoryUnmanaged>;
+
+inline bool is_aligned(const void* pointer, std::size_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
+}
+
+// Whether the rows of a rank-2 View can be read as Packs of Width: unit
+// element stride, whole Packs per row, and every row start aligned.
+template <int Width, class View>
+bool rows_fit_packs(const View& view) {
+  using T = typename View::non_const_value_type;
+  const auto rows = view.extent(0);
+  const auto columns = view.extent(1);
+  return view.stride(1) == 1 && columns % Width == 0 &&
+         (rows <= 1 || view.stride(0) % Width == 0) &&
+         is_aligned(view.data(), sizeof(T) * Width);
+}
+
+template <int Width, class View>
+bool row_fits_packs(const View& view) {
+  using T = typename View::non_const_value_type;
+  return view.stride(0) == 1 && view.extent(0) % Width == 0 &&
+         is_aligned(view.data(), sizeof(T) * Width);
+}
+
+// The same memory as `view`, seen as rows of Packs of Width.
+template <int Width, class View>
+auto as_pack_rows(const View& view) {
+  using T = typename View::value_type;
+  using Rows = PackRows<T, Width, typename View::memory_space>;
+  using Element = typename Rows::value_type;
+  const Kokkos::LayoutStride layout(view.extent(0), view.stride(0) / Width,
+                                    view.extent(1) / Width, view.stride(1));
+  return Rows(reinterpret_cast<Element*>(view.data()), layout);
+}
+
+template <int Width, class View>
+auto as_pack_row(const View& view) {
+  using T = typename View::value_type;
+  using Row = PackRow<T, Width, typename View::memory_space>;
+  using Element = typename Row::value_type;
+  const Kokkos::LayoutStride layout(view.extent(0) / Width, view.stride(0));
+  return Row(reinterpret_cast<Element*>(view.data()), layout);
+}
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif

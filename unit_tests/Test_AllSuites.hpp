@@ -1,0 +1,27 @@
+#ifndef KOKKOSRMSNORM_TEST_ALLSUITES_HPP
+#define KOKKOSRMSNORM_TEST_ALLSUITES_HPP
+
+// Every backend-agnostic suite; a backend's test file instantiates them all
+// for its execution space with KOKKOSRMSNORM_INSTANTIATE_TESTS.
+
+#include "Test_InvalidArguments.hpp"
+#include "Test_RMSNorm.hpp"
+
+#ifdef KOKKOSRMSNORM_HAS_KOKKOSKERNELS
+#include "Test_KokkosKernels.hpp"
+#define KOKKOSRMSNORM_INSTANTIATE_KOKKOSKERNELS_TESTS(Name, Space) \
+  INSTANTIATE_TYPED_TEST_SUITE_P(                                  \
+      Name, KokkosKernelsTest,                                     \
+      KokkosRMSNorm::Test::KokkosKernelsCasesFor<Space>);
+#else
+#define KOKKOSRMSNORM_INSTANTIATE_KOKKOSKERNELS_TESTS(Name, Space)
+#endif
+
+#define KOKKOSRMSNORM_INSTANTIATE_TESTS(Name, Space)                    \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Name, RMSNormTest,                     \
+                                 KokkosRMSNorm::Test::CasesFor<Space>); \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Name, InvalidArgumentsTest,            \
+                                 KokkosRMSNorm::Test::CasesFor<Space>); \
+  KOKKOSRMSNORM_INSTANTIATE_KOKKOSKERNELS_TESTS(Name, Space)
+
+#endif

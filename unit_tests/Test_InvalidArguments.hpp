@@ -1,0 +1,87 @@
+#ifndef KOKKOSRMSNORM_TEST_INVALIDARGUMENTS_HPP
+#define KOKKOSRMSNORM_TEST_INVALIDARGUMENTS_HPP
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <KokkosRMSNorm.hpp>
+#include <KokkosRMSNorm_Testing_Inputs.hpp>
+#include <KokkosRMSNorm_Testing_Reference.hpp>
+
+#include "Test_Cases.hpp"
+
+namespace KokkosRMSNorm::Test {
+
+template <class Case>
+class InvalidArgumentsTest : public ::testing::Test {
+ protected:
+  static constexpr double sentinel = 42;
+
+  // Expects rms_norm to throw std::invalid_argument whose message holds
+  // every one of `words`, and y to keep the sentinel it held before.
+  template <class... Words>
+  void expect_rejected(std::size_t x_rows, std::size_t x_n, std::size_t y_rows,
+                       std::size_t y_n, std::size_t weight_n, double eps,
+                       const Words&... words) {
+    typename Case::matrix x("x", x_rows, x_n), y("y", y_rows, y_n);
+    typename Case::vector weight("weight", weight_n);
+    Testing::fill_uniform(x, 1);
+    Testing::fill_uniform(weight, 2);
+    Testing::poison(y, sentinel);
+    try {
+      rms_norm(typename Case::execution_space(), x, weight, y, eps);
+      ADD_FAILURE() << "no exception";
+    } catch (const std::invalid_argument& error) {
+      const std::string message = error.what();
+      for (const std::string& word : {std::string(words)...}) {
+        EXPECT_NE(message.find(word), std::string::npos)
+            << "'" << word << "' missing from: " << message;
+      }
+    }
+    const auto y_host = Testing::to_host_doubles(y);
+    for (std::size_t i = 0; i < y_rows; ++i) {
+      for (std::size_t j = 0; j < y_n; ++j) {
+        ASSERT_EQ(y_host(i, j), sentinel) << "y written at " << i << ", " << j;
+      }
+    }
+  }
+};
+
+TYPED_TEST_SUITE_P(InvalidArgumentsTest);
+
+TYPED_TEST_P(InvalidArgumentsTest, YExtentsDiffer) {
+  this->expect_rejected(4, 8, 4, 7, 8, 1e-6, "y extents (4, 7)",
+                        "x extents (4, 8)");
+  this->expect_rejected(4, 8, 5, 8, 8, 1e-6, "y extents (5, 8)",
+                        "x extents (4, 8)");
+}
+
+TYPED_TEST_P(InvalidArgumentsTest, WeightLength) {
+  this->expect_rejected(4, 8, 4, 8, 7, 1e-6, "weight extents (7)",
+                        "x extents (4, 8)");
+}
+
+TYPED_TEST_P(InvalidArgumentsTest, Eps) {
+  this->expect_rejected(4, 8, 4, 8, 8, -1e-6, "eps", "-1e-06",
+                        "x extents (4, 8)");
+  this->expect_rejected(4, 8, 4, 8, 8, std::numeric_limits<double>::quiet_NaN(),
+                        "eps", "nan", "x extents (4, 8)");
+}
+
+TYPED_TEST_P(InvalidArgumentsTest, EmptyViewsAreANoOp) {
+  for (auto [rows, n] : {std::pair<std::size_t, std::size_t>{0, 8}, {3, 0}}) {
+    typename TypeParam::matrix x("x", rows, n), y("y", rows, n);
+    typename TypeParam::vector weight("weight", n);
+    EXPECT_NO_THROW(rms_norm(x, weight, y, 1e-6));
+  }
+}
+
+REGISTER_TYPED_TEST_SUITE_P(InvalidArgumentsTest, YExtentsDiffer, WeightLength,
+                            Eps, EmptyViewsAreANoOp);
+
+}  // namespace KokkosRMSNorm::Test
+
+#endif

@@ -1,0 +1,116 @@
+#ifndef KOKKOSRMSNORM_TEST_RMSNORM_HPP
+#define KOKKOSRMSNORM_TEST_RMSNORM_HPP
+
+#include <cstdint>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include <KokkosRMSNorm.hpp>
+#include <KokkosRMSNorm_Testing_AllClose.hpp>
+#include <KokkosRMSNorm_Testing_Inputs.hpp>
+#include <KokkosRMSNorm_Testing_Reference.hpp>
+
+#include "Test_Cases.hpp"
+
+namespace KokkosRMSNorm::Test {
+
+template <class Case>
+class RMSNormTest : public ::testing::Test {
+ protected:
+  using T = typename Case::value_type;
+
+  // Runs rms_norm on views of the given extents (x may be a subview) and
+  // compares every element of y, poisoned with NaN beforehand, with the
+  // double host reference.
+  template <class XView, class WeightView, class YView>
+  void expect_matches_reference(const XView& x, const WeightView& weight,
+                                const YView& y, double eps, double scale,
+                                std::uint64_t seed) {
+    Testing::fill_uniform(x, seed, scale);
+    Testing::fill_uniform(weight, seed + 1);
+    Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+    const typename Case::execution_space space;
+    rms_norm(space, x, weight, y, eps);
+    space.fence();
+    const auto expected = Testing::reference_rms_norm(
+        Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight), eps);
+    const auto mismatches =
+        Testing::allclose(Testing::to_host_doubles(y), expected,
+                          Tolerance<T>::rtol, Tolerance<T>::atol);
+    EXPECT_FALSE(mismatches)
+        << mismatches.count << " mismatches for rows=" << x.extent(0)
+        << " N=" << x.extent(1) << " eps=" << eps << " scale=" << scale
+        << ", first " << mismatches.first;
+  }
+
+  void expect_matches_reference(std::size_t rows, std::size_t n, double eps,
+                                double scale = 1.0, std::uint64_t seed = 2024) {
+    typename Case::matrix x("x", rows, n), y("y", rows, n);
+    typename Case::vector weight("weight", n);
+    expect_matches_reference(x, weight, y, eps, scale, seed);
+  }
+};
+
+TYPED_TEST_SUITE_P(RMSNormTest);
+
+TYPED_TEST_P(RMSNormTest, SeedCase) {
+  this->expect_matches_reference(64, 256, 1e-6);
+}
+
+TYPED_TEST_P(RMSNormTest, RowLengths) {
+  for (std::size_t n : {1, 2, 3, 31, 127, 256, 1000, 4097, 16384}) {
+    this->expect_matches_reference(7, n, 1e-6);
+  }
+}
+
+TYPED_TEST_P(RMSNormTest, RowCounts) {
+  for (std::size_t rows : {0, 1, 7, 64, 1000}) {
+    this->expect_matches_reference(rows, 256, 1e-6);
+  }
+  this->expect_matches_reference(1000, 4097, 1e-6);
+}
+
+TYPED_TEST_P(RMSNormTest, Eps) {
+  // eps = 0 is valid for rows that are not all zero (the inputs never are).
+  for (double eps : {0.0, 1e-6, 1e-2}) {
+    this->expect_matches_reference(64, 256, eps);
+  }
+}
+
+TYPED_TEST_P(RMSNormTest, Magnitudes) {
+  // Scales chosen so that N * x^2 neither underflows nor overflows the
+  // accumulation type: the numerics promise nothing beyond that range. At
+  // the tiny scale eps dominates the mean, which checks where eps is added.
+  using T = typename TestFixture::T;
+  const double tiny = std::is_same_v<T, float> ? 1e-15 : 1e-150;
+  const double huge = std::is_same_v<T, float> ? 1e15 : 1e150;
+  for (double scale : {tiny, 1e-3, huge}) {
+    for (double eps : {0.0, 1e-6}) {
+      this->expect_matches_reference(64, 1000, eps, scale);
+    }
+  }
+}
+
+TYPED_TEST_P(RMSNormTest, MisalignedSubviews) {
+  // Views that start one element into their allocation cannot be read with
+  // vector loads; the result must not depend on that.
+  using T = typename TestFixture::T;
+  using Space = typename TypeParam::execution_space;
+  const std::size_t rows = 33, n = 1024;
+  Kokkos::View<T**, Kokkos::LayoutRight, Space> x_all("x", rows, n + 1),
+      y_all("y", rows, n + 1);
+  Kokkos::View<T*, Space> weight_all("weight", n + 1);
+  const auto columns = Kokkos::make_pair(std::size_t(1), n + 1);
+  this->expect_matches_reference(Kokkos::subview(x_all, Kokkos::ALL, columns),
+                                 Kokkos::subview(weight_all, columns),
+                                 Kokkos::subview(y_all, Kokkos::ALL, columns),
+                                 1e-6, 1.0, 99);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(RMSNormTest, SeedCase, RowLengths, RowCounts, Eps,
+                            Magnitudes, MisalignedSubviews);
+
+}  // namespace KokkosRMSNorm::Test
+
+#endif

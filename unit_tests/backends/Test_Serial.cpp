@@ -1,0 +1,5 @@
+#include "Test_AllSuites.hpp"
+
+namespace KokkosRMSNorm::Test {
+KOKKOSRMSNORM_INSTANTIATE_TESTS(Serial, Kokkos::Serial)
+}  // namespace KokkosRMSNorm::Test

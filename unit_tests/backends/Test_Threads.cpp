@@ -1,0 +1,5 @@
+#include "Test_AllSuites.hpp"
+
+namespace KokkosRMSNorm::Test {
+KOKKOSRMSNORM_INSTANTIATE_TESTS(Threads, Kokkos::Threads)
+}  // namespace KokkosRMSNorm::Test

@@ -1,0 +1,7 @@
+// Must not compile: int is not a supported value type.
+#include <KokkosRMSNorm.hpp>
+
+void call(Kokkos::View<int**> x, Kokkos::View<int*> weight,
+          Kokkos::View<int**> y) {
+  KokkosRMSNorm::rms_norm(x, weight, y, 1e-6);
+}
