@@ -1,0 +1,113 @@
+#ifndef KOKKOSRMSNORM_PERFTEST_BENCHMARKS_HPP
+#define KOKKOSRMSNORM_PERFTEST_BENCHMARKS_HPP
+
+// The implementations timed per shape and dtype: this package's kernel, the
+// Kokkos Kernels composition and the launch floor (an empty TeamPolicy of
+// the same launch shape). Names: <impl>/<dtype>/M:<rows>/N:<n>.
+
+#include <string>
+
+#include <benchmark/benchmark.h>
+
+#include <KokkosRMSNorm.hpp>
+#ifdef KOKKOSRMSNORM_HAS_KOKKOSKERNELS
+#include <KokkosRMSNorm_Testing_KokkosKernels.hpp>
+#endif
+
+#include "PerfTest_Harness.hpp"
+
+namespace KokkosRMSNorm::PerfTest {
+
+constexpr double eps = 1e-6;
+
+template <class T>
+std::string benchmark_name(const std::string& impl, const Shape& shape) {
+  return impl + "/" + dtype_name<T>() + "/M:" + std::to_string(shape.rows) +
+         "/N:" + std::to_string(shape.n);
+}
+
+inline benchmark::internal::Benchmark* configure(
+    benchmark::internal::Benchmark* benchmark) {
+  return benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+template <class T>
+void register_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
+  configure(benchmark::RegisterBenchmark(
+      benchmark_name<T>("kokkosrmsnorm", shape).c_str(),
+      [=](benchmark::State& state) {
+        const std::size_t bytes = bytes_per_call<T>(shape);
+        const Rotation rotation = rotation_for(bytes);
+        const Buffers<T> buffers(shape, rotation.copies);
+        const Space space;
+        time_calls(state, space, rotation.copies, bytes, rotation.cached,
+                   copy_ceiling_gbps, [&](int c) {
+                     rms_norm(space, buffers.x[c], buffers.weight, buffers.y[c],
+                              eps);
+                   });
+      }));
+}
+
+struct EmptyTeamKernel {
+  KOKKOS_FUNCTION void operator()(
+      const Kokkos::TeamPolicy<Space>::member_type&) const {}
+};
+
+// An empty kernel launched with the TeamPolicy rms_norm would use for the
+// shape: what a call costs before it touches memory.
+template <class T>
+void register_launch_floor(const Shape& shape, double copy_ceiling_gbps) {
+  configure(benchmark::RegisterBenchmark(
+      benchmark_name<T>("launch_floor", shape).c_str(),
+      [=](benchmark::State& state) {
+        constexpr int width = Impl::vector_width_v<T>;
+        const auto launch = Impl::choose_launch_shape<Space>(
+            shape.rows, shape.n / width, sizeof(T) * width);
+        Kokkos::TeamPolicy<Space> policy(Space(), launch.league_size,
+                                         launch.team_size,
+                                         launch.vector_length);
+        if (launch.cache_bytes > 0) {
+          policy.set_scratch_size(0, Kokkos::PerTeam(launch.cache_bytes));
+        }
+        time_calls(state, Space(), 256, bytes_per_call<T>(shape), true,
+                   copy_ceiling_gbps, [&](int) {
+                     Kokkos::parallel_for("KokkosRMSNorm::launch_floor", policy,
+                                          EmptyTeamKernel{});
+                   });
+      }));
+}
+
+#ifdef KOKKOSRMSNORM_HAS_KOKKOSKERNELS
+template <class T>
+void register_kokkos_kernels(const Shape& shape, double copy_ceiling_gbps) {
+  configure(benchmark::RegisterBenchmark(
+      benchmark_name<T>("kokkos_kernels", shape).c_str(),
+      [=](benchmark::State& state) {
+        const std::size_t bytes = bytes_per_call<T>(shape);
+        const Rotation rotation = rotation_for(bytes);
+        const Buffers<T> buffers(shape, rotation.copies);
+        const Testing::KokkosKernelsRMSNorm<T, Space::device_type> composed(
+            shape.rows);
+        time_calls(state, Space(), rotation.copies, bytes, rotation.cached,
+                   copy_ceiling_gbps, [&](int c) {
+                     composed(buffers.x[c], buffers.weight, buffers.y[c],
+                              T(eps));
+                   });
+      }));
+}
+#endif
+
+template <class T>
+void register_all(const Shape& shape, double copy_ceiling_gbps) {
+  register_rms_norm<T>(shape, copy_ceiling_gbps);
+#ifdef KOKKOSRMSNORM_HAS_KOKKOSKERNELS
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    register_kokkos_kernels<T>(shape, copy_ceiling_gbps);
+  }
+#endif
+  register_launch_floor<T>(shape, copy_ceiling_gbps);
+}
+
+}  // namespace KokkosRMSNorm::PerfTest
+
+#endif

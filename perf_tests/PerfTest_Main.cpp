@@ -1,0 +1,71 @@
+// Google Benchmark harness: measures the copy ceiling first, then times every
+// implementation on every shape of the perf set, reporting microseconds per
+// call, GB/s and the share of that ceiling.
+//
+// Flags besides Google Benchmark's:
+//   --ceiling-mib=N   bytes of each copy-ceiling buffer (default 2048)
+//   --shapes=smoke    a few small shapes instead of the full set (for CI)
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+
+#include "PerfTest_Benchmarks.hpp"
+#ifdef KOKKOS_ENABLE_CUDA
+#include "PerfTest_CudaLaunch.hpp"
+#endif
+
+namespace {
+
+using KokkosRMSNorm::PerfTest::Shape;
+
+// The perf set of the [cuda-harness] issue.
+const std::vector<Shape> full_shapes = {
+    {64, 256},     {1, 4096},     {128, 4096},   {4096, 4096},  {16384, 2048},
+    {16384, 4096}, {16384, 5120}, {32768, 4096}, {16384, 8192}, {8192, 16384},
+    {2048, 65536}, {256, 262144}, {65536, 256},  {65536, 1024}};
+const std::vector<Shape> smoke_shapes = {{64, 256}, {1, 4096}, {128, 1000}};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  std::size_t ceiling_mib = 2048;
+  bool smoke = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag.rfind("--ceiling-mib=", 0) == 0) {
+      ceiling_mib = std::stoul(flag.substr(14));
+    } else if (flag == "--shapes=smoke") {
+      smoke = true;
+    } else {
+      benchmark::ReportUnrecognizedArguments(argc - i, argv + i);
+      return 2;
+    }
+  }
+
+  namespace P = KokkosRMSNorm::PerfTest;
+  const double ceiling = P::measure_copy_ceiling_gbps(ceiling_mib << 20);
+  benchmark::AddCustomContext("copy_ceiling_gbps", std::to_string(ceiling));
+  benchmark::AddCustomContext("kokkos_backend", P::Space::name());
+  for (const Shape& shape : smoke ? smoke_shapes : full_shapes) {
+    P::register_all<float>(shape, ceiling);
+#ifdef KOKKOSRMSNORM_HAS_BHALF_T
+    P::register_all<Kokkos::Experimental::bhalf_t>(shape, ceiling);
+#endif
+  }
+#ifdef KOKKOS_ENABLE_CUDA
+  P::register_cuda_empty_kernel(ceiling);
+  for (const Shape& shape : {Shape{64, 256}, Shape{1, 4096}}) {
+    P::register_graph_replay<float>(shape, ceiling);
+  }
+#endif
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds, checks and measures KokkosRMSNorm on a CUDA GPU, the same way every
+# time, so that each performance change is judged by one call.
+#
+#   perf_tests/gpu_run.sh build KOKKOS_PREFIX [BUILD_DIR]   configure and build
+#   perf_tests/gpu_run.sh run BUILD_DIR OUT_DIR             tests, main job,
+#                                                           benchmarks, comparison
+#   perf_tests/gpu_run.sh all KOKKOS_PREFIX OUT_DIR         both
+#
+# KOKKOS_PREFIX holds a CUDA-enabled Kokkos (and optionally Kokkos Kernels).
+# The build may run on a machine without a GPU and be carried to one; then
+# set COMMIT to the commit being measured (no .git travels with it) and
+# RUNTIME_LIBS to a folder of shared libraries the build machine had
+# (libbenchmark). BENCH_FILTER narrows the benchmarks (a regex).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source_dir=$(dirname "$here")
+
+build() {
+  local prefix=$1 build_dir=${2:-$source_dir/build-cuda}
+  cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$prefix" -DKokkosRMSNorm_ENABLE_BENCHMARKS=ON
+  cmake --build "$build_dir" --parallel
+}
+
+run() {
+  local build_dir=$1 out=$2
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH=${RUNTIME_LIBS:+$RUNTIME_LIBS:}${LD_LIBRARY_PATH:-}
+  local commit=${COMMIT:-$(git -C "$source_dir" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
+
+  local status=0
+  for test in "$build_dir"/unit_tests/KokkosRMSNorm_UnitTest_*; do
+    echo "== $(basename "$test")"
+    "$test" --gtest_brief=1 >"$out/$(basename "$test").log" 2>&1 || status=1
+    tail -n 3 "$out/$(basename "$test").log"
+  done
+  echo "== rmsnorm_run"
+  "$build_dir"/examples/rmsnorm_run/rmsnorm_run || status=1
+
+  echo "== benchmarks"
+  "$build_dir"/perf_tests/KokkosRMSNorm_PerfTest \
+    --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+    --benchmark_min_time=0.1 --benchmark_filter="${BENCH_FILTER:-.}" \
+    --benchmark_out="$out/bench.json" --benchmark_out_format=json >/dev/null
+  echo "== comparison"
+  python3 "$here/compare_torch.py" --bench-json "$out/bench.json" \
+    --out-dir "$out" --commit "$commit" ${COMPARE_ARGS:-}
+  return $status
+}
+
+case ${1:-} in
+  build) build "${@:2}" ;;
+  run) run "${@:2}" ;;
+  all) build "$2" && run "$source_dir/build-cuda" "$3" ;;
+  *) sed -n '2,16p' "$0"; exit 2 ;;
+esac
