@@ -38,7 +38,7 @@ void register_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
       [=](benchmark::State& state) {
         const std::size_t bytes = bytes_per_call<T>(shape);
         const Rotation rotation = rotation_for(bytes);
-        const Buffers<T> buffers(shape, rotation.copies);
+        const Buffers<T>& buffers = buffers_for<T>(shape, rotation.copies);
         const Space space;
         time_calls(state, space, rotation.copies, bytes, rotation.cached,
                    copy_ceiling_gbps, [&](int c) {
@@ -61,14 +61,11 @@ void register_launch_floor(const Shape& shape, double copy_ceiling_gbps) {
       benchmark_name<T>("launch_floor", shape).c_str(),
       [=](benchmark::State& state) {
         constexpr int width = Impl::vector_width_v<T>;
-        const auto launch = Impl::choose_launch_shape<Space>(
-            shape.rows, shape.n / width, sizeof(T) * width);
-        Kokkos::TeamPolicy<Space> policy(Space(), launch.league_size,
-                                         launch.team_size,
-                                         launch.vector_length);
-        if (launch.cache_bytes > 0) {
-          policy.set_scratch_size(0, Kokkos::PerTeam(launch.cache_bytes));
-        }
+        const auto launch =
+            Impl::choose_launch_shape<Space>(shape.rows, shape.n / width);
+        const Kokkos::TeamPolicy<Space> policy(Space(), launch.league_size,
+                                               launch.team_size,
+                                               launch.vector_length);
         time_calls(state, Space(), 256, bytes_per_call<T>(shape), true,
                    copy_ceiling_gbps, [&](int) {
                      Kokkos::parallel_for("KokkosRMSNorm::launch_floor", policy,
@@ -85,7 +82,7 @@ void register_kokkos_kernels(const Shape& shape, double copy_ceiling_gbps) {
       [=](benchmark::State& state) {
         const std::size_t bytes = bytes_per_call<T>(shape);
         const Rotation rotation = rotation_for(bytes);
-        const Buffers<T> buffers(shape, rotation.copies);
+        const Buffers<T>& buffers = buffers_for<T>(shape, rotation.copies);
         const Testing::KokkosKernelsRMSNorm<T, Space::device_type> composed(
             shape.rows);
         time_calls(state, Space(), rotation.copies, bytes, rotation.cached,

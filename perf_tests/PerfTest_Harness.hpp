@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -104,9 +105,42 @@ struct Buffers {
   }
 };
 
+// The buffers of the shape being timed, kept from one benchmark to the
+// next: Google Benchmark calls a benchmark's function several times per
+// repetition, and the implementations of one shape share its inputs.
+struct CurrentBuffers {
+  std::string key;
+  std::shared_ptr<void> buffers;
+};
+
+inline CurrentBuffers& current_buffers() {
+  static CurrentBuffers current;
+  return current;
+}
+
+template <class T>
+const Buffers<T>& buffers_for(const Shape& shape, int copies) {
+  const std::string key = dtype_name<T>() + "/" + std::to_string(shape.rows) +
+                          "/" + std::to_string(shape.n) + "/" +
+                          std::to_string(copies);
+  CurrentBuffers& current = current_buffers();
+  if (current.key != key) {
+    current.buffers.reset();  // free the last shape's memory first
+    current.buffers = std::make_shared<Buffers<T>>(shape, copies);
+    current.key = key;
+  }
+  return *static_cast<const Buffers<T>*>(current.buffers.get());
+}
+
+// Frees the kept buffers; before Kokkos is finalized.
+inline void release_buffers() {
+  current_buffers() = {};
+}
+
 // Times `call(copy)` back to back over `copies` buffers per iteration, with
-// one fence of `space` per iteration, and reports per-call microseconds, GB/s
-// for `bytes` and its share of the copy ceiling.
+// one fence of `space` per iteration. Google Benchmark's time is that of an
+// iteration; the counters give one call's microseconds, its GB/s for `bytes`
+// and the share of the copy ceiling.
 template <class ExecutionSpace, class Call>
 void time_calls(benchmark::State& state, const ExecutionSpace& space,
                 int copies, std::size_t bytes, bool cached,
@@ -121,12 +155,12 @@ void time_calls(benchmark::State& state, const ExecutionSpace& space,
     for (int c = 0; c < copies; ++c)
       call(c);
     space.fence();
-    const double per_call =
-        std::chrono::duration<double>(clock::now() - start).count() / copies;
-    state.SetIterationTime(per_call);
-    seconds += per_call;
+    const double elapsed =
+        std::chrono::duration<double>(clock::now() - start).count();
+    state.SetIterationTime(elapsed);
+    seconds += elapsed;
   }
-  const double per_call = seconds / state.iterations();
+  const double per_call = seconds / (state.iterations() * copies);
   const double gbps = bytes / per_call * 1e-9;
   state.counters["us"] = per_call * 1e6;
   state.counters["gbps"] = gbps;

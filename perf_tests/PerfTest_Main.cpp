@@ -5,6 +5,7 @@
 // Flags besides Google Benchmark's:
 //   --ceiling-mib=N   bytes of each copy-ceiling buffer (default 2048)
 //   --shapes=smoke    a few small shapes instead of the full set (for CI)
+//   --sweep           only the launch-shape sweep (GPU), to tune the choice
 
 #include <cstdlib>
 #include <string>
@@ -15,6 +16,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "PerfTest_Benchmarks.hpp"
+#include "PerfTest_Sweep.hpp"
 #ifdef KOKKOS_ENABLE_CUDA
 #include "PerfTest_CudaLaunch.hpp"
 #endif
@@ -36,13 +38,15 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   std::size_t ceiling_mib = 2048;
-  bool smoke = false;
+  bool smoke = false, sweep = false;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag.rfind("--ceiling-mib=", 0) == 0) {
       ceiling_mib = std::stoul(flag.substr(14));
     } else if (flag == "--shapes=smoke") {
       smoke = true;
+    } else if (flag == "--sweep") {
+      sweep = true;
     } else {
       benchmark::ReportUnrecognizedArguments(argc - i, argv + i);
       return 2;
@@ -53,19 +57,29 @@ int main(int argc, char** argv) {
   const double ceiling = P::measure_copy_ceiling_gbps(ceiling_mib << 20);
   benchmark::AddCustomContext("copy_ceiling_gbps", std::to_string(ceiling));
   benchmark::AddCustomContext("kokkos_backend", P::Space::name());
-  for (const Shape& shape : smoke ? smoke_shapes : full_shapes) {
-    P::register_all<float>(shape, ceiling);
+  if (sweep) {
+    for (const Shape& shape : full_shapes) {
+      P::register_sweep<float>(shape, ceiling);
 #ifdef KOKKOSRMSNORM_HAS_BHALF_T
-    P::register_all<Kokkos::Experimental::bhalf_t>(shape, ceiling);
+      P::register_sweep<Kokkos::Experimental::bhalf_t>(shape, ceiling);
 #endif
-  }
+    }
+  } else {
+    for (const Shape& shape : smoke ? smoke_shapes : full_shapes) {
+      P::register_all<float>(shape, ceiling);
+#ifdef KOKKOSRMSNORM_HAS_BHALF_T
+      P::register_all<Kokkos::Experimental::bhalf_t>(shape, ceiling);
+#endif
+    }
 #ifdef KOKKOS_ENABLE_CUDA
-  P::register_cuda_empty_kernel(ceiling);
-  for (const Shape& shape : {Shape{64, 256}, Shape{1, 4096}}) {
-    P::register_graph_replay<float>(shape, ceiling);
-  }
+    P::register_cuda_empty_kernel(ceiling);
+    for (const Shape& shape : {Shape{64, 256}, Shape{1, 4096}}) {
+      P::register_graph_replay<float>(shape, ceiling);
+    }
 #endif
+  }
   benchmark::RunSpecifiedBenchmarks();
+  P::release_buffers();
   benchmark::Shutdown();
   return 0;
 }

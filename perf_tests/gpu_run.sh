@@ -11,7 +11,8 @@
 # The build may run on a machine without a GPU and be carried to one; then
 # set COMMIT to the commit being measured (no .git travels with it) and
 # RUNTIME_LIBS to a folder of shared libraries the build machine had
-# (libbenchmark). BENCH_FILTER narrows the benchmarks (a regex).
+# (libbenchmark). BENCH_FILTER narrows the benchmarks (a regex); SWEEP_FILTER,
+# if set, also runs the launch-shape sweep on the benchmarks it matches.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(dirname "$here")
@@ -42,8 +43,15 @@ run() {
   echo "== benchmarks"
   "$build_dir"/perf_tests/KokkosRMSNorm_PerfTest \
     --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-    --benchmark_min_time=0.1 --benchmark_filter="${BENCH_FILTER:-.}" \
+    --benchmark_min_time=0.05 --benchmark_filter="${BENCH_FILTER:-.}" \
     --benchmark_out="$out/bench.json" --benchmark_out_format=json >/dev/null
+  if [ -n "${SWEEP_FILTER:-}" ]; then
+    echo "== launch-shape sweep"
+    "$build_dir"/perf_tests/KokkosRMSNorm_PerfTest --sweep \
+      --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+      --benchmark_min_time=0.05 --benchmark_filter="$SWEEP_FILTER" \
+      --benchmark_out="$out/sweep.json" --benchmark_out_format=json >/dev/null
+  fi
   echo "== comparison"
   python3 "$here/compare_torch.py" --bench-json "$out/bench.json" \
     --out-dir "$out" --commit "$commit" ${COMPARE_ARGS:-}

@@ -6,13 +6,16 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "KokkosRMSNorm_Testing_Reference.hpp"
+
 namespace KokkosRMSNorm::Testing {
 
 // Fills a View with values drawn uniformly from [-scale, scale) by a seeded
 // generator on the host, so every backend sees the same inputs.
 template <class View>
 void fill_uniform(const View& view, std::uint64_t seed, double scale = 1.0) {
-  const auto mirror = Kokkos::create_mirror_view(view);
+  const auto contiguous = contiguous_like(view);
+  const auto mirror = Kokkos::create_mirror_view(contiguous);
   std::mt19937_64 generator(seed);
   std::uniform_real_distribution<double> uniform(-scale, scale);
   using T = typename View::non_const_value_type;
@@ -27,7 +30,8 @@ void fill_uniform(const View& view, std::uint64_t seed, double scale = 1.0) {
       }
     }
   }
-  Kokkos::deep_copy(view, mirror);
+  Kokkos::deep_copy(contiguous, mirror);
+  Kokkos::deep_copy(view, contiguous);
 }
 
 // Fills every element with one value, e.g. NaN before a call so that an

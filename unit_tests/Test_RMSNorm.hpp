@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -108,8 +109,48 @@ TYPED_TEST_P(RMSNormTest, MisalignedSubviews) {
                                  1e-6, 1.0, 99);
 }
 
+TYPED_TEST_P(RMSNormTest, EveryKernel) {
+  // Each kernel under launch shapes the chooser may not pick on this
+  // backend, element by element (Packs of one): the register kernel with 1
+  // to 4 values a thread, rows that fill the team exactly or leave a lane
+  // idle; the two-pass kernel with several rows a team.
+  using Space = typename TypeParam::execution_space;
+  const int threads = Impl::is_gpu_v<Space> ? 64 : 1;
+  const int rows = 13;
+  std::vector<Impl::LaunchShape> shapes;
+  for (int per_thread : {1, 2, 4}) {
+    shapes.push_back({rows, threads, 1, 1, per_thread});
+  }
+  shapes.push_back({Impl::ceil_div(rows, 3), threads, 1, 3, 0});
+  for (const auto& shape : shapes) {
+    const int full =
+        shape.packs_per_thread > 0 ? shape.packs_per_thread * threads : 100;
+    for (int n : {full - 1, full}) {
+      if (n < 1)
+        continue;
+      typename TypeParam::matrix x("x", rows, n), y("y", rows, n);
+      typename TypeParam::vector weight("weight", n);
+      Testing::fill_uniform(x, n);
+      Testing::fill_uniform(weight, n + 1);
+      Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+      Impl::launch_rms_norm<1>(Space(), x, weight, y, 1e-6, shape);
+      Space().fence();
+      const auto expected = Testing::reference_rms_norm(
+          Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight),
+          1e-6);
+      const auto mismatches =
+          Testing::allclose(Testing::to_host_doubles(y), expected,
+                            Tolerance<typename TestFixture::T>::rtol,
+                            Tolerance<typename TestFixture::T>::atol);
+      EXPECT_FALSE(mismatches) << mismatches.count << " mismatches for N=" << n
+                               << " packs_per_thread=" << shape.packs_per_thread
+                               << ", first " << mismatches.first;
+    }
+  }
+}
+
 REGISTER_TYPED_TEST_SUITE_P(RMSNormTest, SeedCase, RowLengths, RowCounts, Eps,
-                            Magnitudes, MisalignedSubviews);
+                            Magnitudes, MisalignedSubviews, EveryKernel);
 
 }  // namespace KokkosRMSNorm::Test
 

@@ -8,19 +8,18 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// How the rows are spread over a TeamPolicy. Chosen on the host from the
-// shape alone: no device query, so a call costs the same every time.
+// How the rows are spread over a TeamPolicy, and which kernel runs. Chosen
+// on the host from the extents alone: no device query, so a call costs the
+// same every time.
 struct LaunchShape {
   int league_size;
   int team_size;
   int vector_length;
+  // Rows a team walks one after the other (two-pass kernel).
   int rows_per_team;
-  // Whether each team thread owns a row (shared by its vector lanes), or
-  // the whole team shares one row.
-  bool row_per_thread;
-  // Team scratch that keeps the team's rows between the sum of squares and
-  // the scaling, so x is read from global memory once; 0 re-reads x.
-  std::size_t cache_bytes;
+  // Above 0: a team per row, each thread holding this many Packs of it in
+  // registers (1, 2 or 4). 0: the two-pass kernel.
+  int packs_per_thread;
 };
 
 template <class ExecutionSpace>
@@ -32,40 +31,31 @@ inline int ceil_div(std::size_t a, std::size_t b) {
 }
 
 template <class ExecutionSpace>
-LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
-                                std::size_t pack_bytes) {
+LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
   if constexpr (!is_gpu_v<ExecutionSpace>) {
     // A host team is one thread walking its rows, each of which stays in
     // cache between the two passes; blocks of rows amortize the team start.
     const std::size_t rows_per_team =
         std::max<std::size_t>(1, 16384 / packs_per_row);
-    return {ceil_div(rows, rows_per_team),   1,    1,
-            static_cast<int>(rows_per_team), true, 0};
+    return {ceil_div(rows, rows_per_team), 1, 1,
+            static_cast<int>(rows_per_team), 0};
   } else {
-    constexpr int warp = 32;
-    // Shared memory every GPU backend grants a team without opting in.
-    constexpr std::size_t max_cache_bytes = 48 * 1024;
-    const std::size_t row_bytes = packs_per_row * pack_bytes;
-    if (packs_per_row <= 8 * warp) {
-      // Short rows: a warp per row, eight rows per team.
-      constexpr int rows_per_team = 8;
-      const std::size_t cache = rows_per_team * row_bytes;
-      return {ceil_div(rows, rows_per_team),
-              rows_per_team,
-              warp,
-              rows_per_team,
-              true,
-              cache <= max_cache_bytes ? cache : 0};
+    // Eight 16-byte Packs a thread spill at 64 registers (the cap that lets
+    // a team of 1024 launch); four do not.
+    constexpr int warp = 32, max_threads = 1024, max_packs_per_thread = 4;
+    if (packs_per_row <= std::size_t(max_threads) * max_packs_per_thread) {
+      // The row in registers, about four Packs a thread: enough loads in
+      // flight per thread without starving the SM of teams.
+      const int threads = std::clamp(
+          ceil_div(ceil_div(packs_per_row, 4), warp) * warp, warp, max_threads);
+      int packs_per_thread = 1;
+      while (std::size_t(packs_per_thread) * threads < packs_per_row) {
+        packs_per_thread *= 2;
+      }
+      return {static_cast<int>(rows), threads, 1, 1, packs_per_thread};
     }
-    // Long rows: the whole team on one row, about four Packs a thread.
-    const int threads = std::clamp(ceil_div(packs_per_row, 4 * warp) * warp,
-                                   4 * warp, 32 * warp);
-    return {static_cast<int>(rows),
-            threads / warp,
-            warp,
-            1,
-            false,
-            row_bytes <= max_cache_bytes ? row_bytes : 0};
+    // Longer rows than registers hold: the largest team, two passes.
+    return {static_cast<int>(rows), max_threads / warp, warp, 1, 0};
   }
 }
 
