@@ -139,12 +139,14 @@ inline void release_buffers() {
 
 // Times `call(copy)` back to back over `copies` buffers per iteration, with
 // one fence of `space` per iteration. Google Benchmark's time is that of an
-// iteration; the counters give one call's microseconds, its GB/s for `bytes`
-// and the share of the copy ceiling.
+// iteration; the counters give the microseconds of one of the
+// `calls_per_call` operations each `call` makes, its GB/s for `bytes` and
+// the share of the copy ceiling.
 template <class ExecutionSpace, class Call>
 void time_calls(benchmark::State& state, const ExecutionSpace& space,
                 int copies, std::size_t bytes, bool cached,
-                double copy_ceiling_gbps, const Call& call) {
+                double copy_ceiling_gbps, const Call& call,
+                int calls_per_call = 1) {
   using clock = std::chrono::steady_clock;
   for (int c = 0; c < copies; ++c)
     call(c);  // warm-up
@@ -160,7 +162,8 @@ void time_calls(benchmark::State& state, const ExecutionSpace& space,
     state.SetIterationTime(elapsed);
     seconds += elapsed;
   }
-  const double per_call = seconds / (state.iterations() * copies);
+  const double per_call =
+      seconds / (double(state.iterations()) * copies * calls_per_call);
   const double gbps = bytes / per_call * 1e-9;
   state.counters["us"] = per_call * 1e6;
   state.counters["gbps"] = gbps;

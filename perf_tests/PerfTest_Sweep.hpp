@@ -12,30 +12,31 @@
 namespace KokkosRMSNorm::PerfTest {
 
 inline std::string describe(const Impl::LaunchShape& launch) {
-  return (launch.packs_per_thread > 0
-              ? "registers:" + std::to_string(launch.packs_per_thread)
-              : std::string("two_pass")) +
+  return "rows:" + std::to_string(launch.rows_per_team) +
          "/team:" + std::to_string(launch.team_size) + "x" +
-         std::to_string(launch.vector_length);
+         std::to_string(launch.vector_length) +
+         "/packs_per_lane:" + std::to_string(launch.packs_per_lane);
 }
 
-// GPU candidates, a team per row: the row in registers with 32 to 1024
-// threads (as few Packs a thread as cover the row, at most 4), or two passes
-// with 128 to 1024 threads.
+// GPU candidates: a warp per row with 4 to 16 rows a team, or a team of 64
+// to 1024 threads per row, each with as few Packs a lane as cover the row
+// (at most 8, and 8 only up to 512 threads).
 inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
                                                  std::size_t packs) {
   std::vector<Impl::LaunchShape> out;
-  const int league = static_cast<int>(rows);
-  for (int threads = 32; threads <= 1024; threads *= 2) {
-    int per_thread = 1;
-    while (std::size_t(per_thread) * threads < packs)
-      per_thread *= 2;
-    if (per_thread <= 4 && std::size_t(threads) <= 2 * packs) {
-      out.push_back({league, threads, 1, 1, per_thread});
+  if (packs <= 8 * 32) {
+    const int per_lane = Impl::packs_per_lane_for(packs, 32);
+    for (int per_team : {4, 8, 16}) {
+      out.push_back(
+          {Impl::ceil_div(rows, per_team), per_team, 32, per_team, per_lane});
     }
   }
-  for (int threads = 128; threads <= 1024; threads *= 2) {
-    out.push_back({league, threads / 32, 32, 1, 0});
+  for (int threads = 64; threads <= 1024; threads *= 2) {
+    const int per_lane = Impl::packs_per_lane_for(packs, threads);
+    if (std::size_t(threads) <= 2 * packs &&
+        (per_lane <= 4 || threads <= 512)) {
+      out.push_back({static_cast<int>(rows), threads, 1, 1, per_lane});
+    }
   }
   return out;
 }

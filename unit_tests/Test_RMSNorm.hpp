@@ -109,48 +109,51 @@ TYPED_TEST_P(RMSNormTest, MisalignedSubviews) {
                                  1e-6, 1.0, 99);
 }
 
-TYPED_TEST_P(RMSNormTest, EveryKernel) {
-  // Each kernel under launch shapes the chooser may not pick on this
-  // backend, element by element (Packs of one): the register kernel with 1
-  // to 4 values a thread, rows that fill the team exactly or leave a lane
-  // idle; the two-pass kernel with several rows a team.
+TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
+  // The kernel under launch shapes the chooser may not pick on this
+  // backend, element by element (Packs of one): lanes that are a team's
+  // threads or a thread's vector lanes, 1 to 8 values a lane, rows that
+  // fill the lanes exactly, leave a lane idle, or take several sweeps.
   using Space = typename TypeParam::execution_space;
-  const int threads = Impl::is_gpu_v<Space> ? 64 : 1;
+  const int threads = Impl::is_gpu_v<Space> ? 64 : 1;  // a host team is 1
+  const int vector = Impl::is_gpu_v<Space> ? 32 : 1;
   const int rows = 13;
-  std::vector<Impl::LaunchShape> shapes;
-  for (int per_thread : {1, 2, 4}) {
-    shapes.push_back({rows, threads, 1, 1, per_thread});
-  }
-  shapes.push_back({Impl::ceil_div(rows, 3), threads, 1, 3, 0});
-  for (const auto& shape : shapes) {
-    const int full =
-        shape.packs_per_thread > 0 ? shape.packs_per_thread * threads : 100;
-    for (int n : {full - 1, full}) {
-      if (n < 1)
-        continue;
-      typename TypeParam::matrix x("x", rows, n), y("y", rows, n);
-      typename TypeParam::vector weight("weight", n);
-      Testing::fill_uniform(x, n);
-      Testing::fill_uniform(weight, n + 1);
-      Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
-      Impl::launch_rms_norm<1>(Space(), x, weight, y, 1e-6, shape);
-      Space().fence();
-      const auto expected = Testing::reference_rms_norm(
-          Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight),
-          1e-6);
-      const auto mismatches =
-          Testing::allclose(Testing::to_host_doubles(y), expected,
-                            Tolerance<typename TestFixture::T>::rtol,
-                            Tolerance<typename TestFixture::T>::atol);
-      EXPECT_FALSE(mismatches) << mismatches.count << " mismatches for N=" << n
-                               << " packs_per_thread=" << shape.packs_per_thread
-                               << ", first " << mismatches.first;
+  for (int per_lane : {1, 2, 4, 8}) {
+    const Impl::LaunchShape team_rows{rows, threads, 1, 1, per_lane};
+    const Impl::LaunchShape thread_rows{Impl::ceil_div(rows, 4),
+                                        Impl::is_gpu_v<Space> ? 4 : 1, vector,
+                                        4, per_lane};
+    for (const auto& shape : {team_rows, thread_rows}) {
+      const int lanes = shape.rows_per_team == 1 ? threads : vector;
+      const int sweep = lanes * per_lane;
+      for (int n : {sweep - 1, sweep, 3 * sweep + 1}) {
+        if (n < 1)
+          continue;
+        typename TypeParam::matrix x("x", rows, n), y("y", rows, n);
+        typename TypeParam::vector weight("weight", n);
+        Testing::fill_uniform(x, n);
+        Testing::fill_uniform(weight, n + 1);
+        Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+        Impl::launch_rms_norm<1>(Space(), x, weight, y, 1e-6, shape);
+        Space().fence();
+        const auto expected = Testing::reference_rms_norm(
+            Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight),
+            1e-6);
+        const auto mismatches =
+            Testing::allclose(Testing::to_host_doubles(y), expected,
+                              Tolerance<typename TestFixture::T>::rtol,
+                              Tolerance<typename TestFixture::T>::atol);
+        EXPECT_FALSE(mismatches)
+            << mismatches.count << " mismatches for N=" << n
+            << " rows_per_team=" << shape.rows_per_team
+            << " packs_per_lane=" << per_lane << ", first " << mismatches.first;
+      }
     }
   }
 }
 
 REGISTER_TYPED_TEST_SUITE_P(RMSNormTest, SeedCase, RowLengths, RowCounts, Eps,
-                            Magnitudes, MisalignedSubviews, EveryKernel);
+                            Magnitudes, MisalignedSubviews, EveryLaunchShape);
 
 }  // namespace KokkosRMSNorm::Test
 

@@ -55,83 +55,76 @@ struct RowMath {
   }
 };
 
-// Two passes over each row, the second re-reading x from cache: any row
-// length, any backend. A team walks its rows one after the other, all its
-// lanes on each row.
-template <class ExecutionSpace, class XRows, class WeightRow, class YRows>
-struct TwoPassKernel : RowMath<XRows, WeightRow, YRows> {
+// Normalizes rows with "lanes": the threads of a team sharing one row, or
+// the vector lanes of a team thread, each thread owning a row. Each lane
+// holds PacksPerLane Packs in registers, loaded before any is used so that
+// they are all in flight at once. A row the lanes cover in one sweep stays
+// in registers between the sum of squares and the scaling, so x is read
+// from memory once; a longer row is swept twice. Each lane takes exactly
+// one index of its range (the range's extent is the lane count), so `held`
+// is written and read by the same lane.
+template <int PacksPerLane, class ExecutionSpace, class XRows, class WeightRow,
+          class YRows>
+struct RMSNormKernel : RowMath<XRows, WeightRow, YRows> {
   using Math = RowMath<XRows, WeightRow, YRows>;
   using typename Math::accumulation_type;
   using typename Math::x_pack;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
 
   int rows_per_team;
+  int lane_count;  // the team size for one row a team, else the vector length
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    const int packs = static_cast<int>(this->x.extent(1));
-    const auto lanes = Kokkos::TeamVectorRange(team, packs);
-    const std::size_t rows = this->x.extent(0);
-    const std::size_t first = std::size_t(team.league_rank()) * rows_per_team;
-    const std::size_t last =
-        first + rows_per_team < rows ? first + rows_per_team : rows;
-    for (std::size_t row = first; row < last; ++row) {
-      accumulation_type sum_of_squares = 0;
-      Kokkos::parallel_reduce(
-          lanes,
-          [&](int j, accumulation_type& sum) {
-            Math::add_squares(this->x(row, j), sum);
-          },
-          sum_of_squares);
-      const accumulation_type rstd = this->rstd(sum_of_squares);
-      Kokkos::parallel_for(lanes, [&](int j) {
-        this->store_scaled(row, j, this->x(row, j), rstd);
-      });
+    if (rows_per_team == 1) {
+      normalize(Kokkos::TeamThreadRange(team, lane_count), team.league_rank());
+      return;
     }
+    const std::size_t first = std::size_t(team.league_rank()) * rows_per_team;
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(team, rows_per_team), [&](int local) {
+          if (first + local < this->x.extent(0)) {
+            normalize(Kokkos::ThreadVectorRange(team, lane_count),
+                      first + local);
+          }
+        });
   }
-};
 
-// A team per row, each thread holding up to PacksPerThread Packs of it in
-// registers between the sum of squares and the scaling: x is read from
-// memory once, and a thread's loads are all in flight before the first
-// use. Needs team_size * PacksPerThread >= Packs per row, so it is a GPU
-// path; the launch uses vector length 1, so team ranks are adjacent lanes.
-template <int PacksPerThread, class ExecutionSpace, class XRows,
-          class WeightRow, class YRows>
-struct RegisterKernel : RowMath<XRows, WeightRow, YRows> {
-  using Math = RowMath<XRows, WeightRow, YRows>;
-  using typename Math::accumulation_type;
-  using typename Math::x_pack;
-  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-
-  KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    const std::size_t row = team.league_rank();
+  template <class Lanes>
+  KOKKOS_FUNCTION void normalize(const Lanes& lanes, std::size_t row) const {
     const int packs = static_cast<int>(this->x.extent(1));
-    const int threads = team.team_size();
-    // One index per team thread, each handled by the thread of that rank,
-    // so `held` is written and read by the same thread.
-    const auto per_thread = Kokkos::TeamThreadRange(team, threads);
-    x_pack held[PacksPerThread];
+    const int sweep = lane_count * PacksPerLane;  // Packs one sweep covers
+    x_pack held[PacksPerLane];
+    const auto load = [&](int lane, int start) {
+      for (int k = 0; k < PacksPerLane; ++k) {
+        const int j = start + lane + k * lane_count;
+        if (j < packs)
+          held[k] = this->x(row, j);
+      }
+    };
     accumulation_type sum_of_squares = 0;
     Kokkos::parallel_reduce(
-        per_thread,
-        [&](int thread, accumulation_type& sum) {
-          for (int k = 0; k < PacksPerThread; ++k) {
-            const int j = thread + k * threads;
-            if (j < packs)
-              held[k] = this->x(row, j);
-          }
-          for (int k = 0; k < PacksPerThread; ++k) {
-            if (thread + k * threads < packs)
-              Math::add_squares(held[k], sum);
+        lanes,
+        [&](int lane, accumulation_type& sum) {
+          for (int start = 0; start < packs; start += sweep) {
+            load(lane, start);
+            for (int k = 0; k < PacksPerLane; ++k) {
+              if (start + lane + k * lane_count < packs) {
+                Math::add_squares(held[k], sum);
+              }
+            }
           }
         },
         sum_of_squares);
     const accumulation_type rstd = this->rstd(sum_of_squares);
-    Kokkos::parallel_for(per_thread, [&](int thread) {
-      for (int k = 0; k < PacksPerThread; ++k) {
-        const int j = thread + k * threads;
-        if (j < packs)
-          this->store_scaled(row, j, held[k], rstd);
+    Kokkos::parallel_for(lanes, [&](int lane) {
+      for (int start = 0; start < packs; start += sweep) {
+        if (packs > sweep)
+          load(lane, start);
+        for (int k = 0; k < PacksPerLane; ++k) {
+          const int j = start + lane + k * lane_count;
+          if (j < packs)
+            this->store_scaled(row, j, held[k], rstd);
+        }
       }
     });
   }
@@ -152,31 +145,30 @@ void launch_rms_norm(const ExecutionSpace& space, const XView& x,
   const Math math{
       x_rows, weight_row, y_rows, static_cast<accumulation_type>(eps),
       accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};
-  const auto launch = [&](const auto& policy, const auto& kernel) {
-    Kokkos::parallel_for("KokkosRMSNorm::rms_norm", policy, kernel);
-  };
-  const auto in_registers = [&](auto packs_per_thread) {
-    // The bound caps registers at 64 a thread, so any team size launches.
+  const auto launch = [&](auto packs_per_lane) {
+    constexpr int per_lane = decltype(packs_per_lane)::value;
+    // Caps registers (at 64 a thread for teams up to 1024, 128 for teams up
+    // to 512) so that every team size the shape names can launch.
     using Policy =
-        Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<1024, 1>>;
-    launch(Policy(space, shape.league_size, shape.team_size, 1),
-           RegisterKernel<decltype(packs_per_thread)::value, ExecutionSpace,
-                          decltype(x_rows), decltype(weight_row),
-                          decltype(y_rows)>{math});
+        Kokkos::TeamPolicy<ExecutionSpace,
+                           Kokkos::LaunchBounds<per_lane <= 4 ? 1024 : 512, 1>>;
+    Kokkos::parallel_for(
+        "KokkosRMSNorm::rms_norm",
+        Policy(space, shape.league_size, shape.team_size, shape.vector_length),
+        RMSNormKernel<per_lane, ExecutionSpace, decltype(x_rows),
+                      decltype(weight_row), decltype(y_rows)>{
+            math, shape.rows_per_team,
+            shape.rows_per_team == 1 ? shape.team_size : shape.vector_length});
   };
-  switch (shape.packs_per_thread) {  // as chosen by choose_launch_shape
+  switch (shape.packs_per_lane) {  // as chosen by choose_launch_shape
     case 1:
-      return in_registers(std::integral_constant<int, 1>());
+      return launch(std::integral_constant<int, 1>());
     case 2:
-      return in_registers(std::integral_constant<int, 2>());
+      return launch(std::integral_constant<int, 2>());
     case 4:
-      return in_registers(std::integral_constant<int, 4>());
+      return launch(std::integral_constant<int, 4>());
     default:
-      launch(
-          Kokkos::TeamPolicy<ExecutionSpace>(
-              space, shape.league_size, shape.team_size, shape.vector_length),
-          TwoPassKernel<ExecutionSpace, decltype(x_rows), decltype(weight_row),
-                        decltype(y_rows)>{math, shape.rows_per_team});
+      return launch(std::integral_constant<int, 8>());
   }
 }
 

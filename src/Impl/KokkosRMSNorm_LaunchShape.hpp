@@ -8,18 +8,18 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// How the rows are spread over a TeamPolicy, and which kernel runs. Chosen
-// on the host from the extents alone: no device query, so a call costs the
-// same every time.
+// How the rows are spread over a TeamPolicy. Chosen on the host from the
+// extents alone: no device query, so a call costs the same every time.
 struct LaunchShape {
   int league_size;
   int team_size;
   int vector_length;
-  // Rows a team walks one after the other (two-pass kernel).
+  // 1: the team's threads share a row (vector_length is 1). More: each team
+  // thread owns a row, shared by its vector lanes, and the team walks
+  // rows_per_team rows.
   int rows_per_team;
-  // Above 0: a team per row, each thread holding this many Packs of it in
-  // registers (1, 2 or 4). 0: the two-pass kernel.
-  int packs_per_thread;
+  // Packs each lane holds in registers: 1, 2, 4 or 8.
+  int packs_per_lane;
 };
 
 template <class ExecutionSpace>
@@ -30,32 +30,43 @@ inline int ceil_div(std::size_t a, std::size_t b) {
   return static_cast<int>((a + b - 1) / b);
 }
 
+// The fewest Packs per lane (a power of two, at most 8) for `lanes` lanes to
+// cover `packs` in one sweep.
+inline int packs_per_lane_for(std::size_t packs, int lanes) {
+  int per_lane = 1;
+  while (per_lane < 8 && std::size_t(per_lane) * lanes < packs)
+    per_lane *= 2;
+  return per_lane;
+}
+
 template <class ExecutionSpace>
 LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
   if constexpr (!is_gpu_v<ExecutionSpace>) {
-    // A host team is one thread walking its rows, each of which stays in
-    // cache between the two passes; blocks of rows amortize the team start.
+    // A host team is one thread walking a block of rows, four Packs at a
+    // time; a row stays in cache between its two sweeps.
     const std::size_t rows_per_team =
         std::max<std::size_t>(1, 16384 / packs_per_row);
     return {ceil_div(rows, rows_per_team), 1, 1,
-            static_cast<int>(rows_per_team), 0};
+            static_cast<int>(rows_per_team), 4};
   } else {
-    // Eight 16-byte Packs a thread spill at 64 registers (the cap that lets
-    // a team of 1024 launch); four do not.
-    constexpr int warp = 32, max_threads = 1024, max_packs_per_thread = 4;
-    if (packs_per_row <= std::size_t(max_threads) * max_packs_per_thread) {
-      // The row in registers, about four Packs a thread: enough loads in
-      // flight per thread without starving the SM of teams.
-      const int threads = std::clamp(
-          ceil_div(ceil_div(packs_per_row, 4), warp) * warp, warp, max_threads);
-      int packs_per_thread = 1;
-      while (std::size_t(packs_per_thread) * threads < packs_per_row) {
-        packs_per_thread *= 2;
-      }
-      return {static_cast<int>(rows), threads, 1, 1, packs_per_thread};
+    constexpr int warp = 32;
+    if (packs_per_row <= 8 * warp) {
+      // Short rows: a warp each, eight rows a team, so that teams are few
+      // enough for the block scheduler.
+      constexpr int rows_per_team = 8;
+      return {ceil_div(rows, rows_per_team), rows_per_team, warp, rows_per_team,
+              packs_per_lane_for(packs_per_row, warp)};
     }
-    // Longer rows than registers hold: the largest team, two passes.
-    return {static_cast<int>(rows), max_threads / warp, warp, 1, 0};
+    if (packs_per_row <= 512 * 8) {
+      // A team per row held in registers, four Packs a thread up to 512
+      // threads, then eight.
+      const int threads =
+          std::min(ceil_div(ceil_div(packs_per_row, 4), warp) * warp, 512);
+      return {static_cast<int>(rows), threads, 1, 1,
+              packs_per_lane_for(packs_per_row, threads)};
+    }
+    // Longer rows than registers hold: the largest team, two sweeps.
+    return {static_cast<int>(rows), 1024, 1, 1, 4};
   }
 }
 
