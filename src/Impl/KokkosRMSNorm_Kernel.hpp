@@ -55,16 +55,16 @@ struct RowMath {
   }
 };
 
-// Normalizes rows with "lanes": the threads of a team sharing one row, or
-// the vector lanes of a team thread, each thread owning a row. Each lane
-// holds PacksPerLane Packs in registers, loaded before any is used so that
-// they are all in flight at once. A row the lanes cover in one sweep stays
-// in registers between the sum of squares and the scaling, so x is read
-// from memory once; a longer row is swept twice. Each lane takes exactly
-// one index of its range (the range's extent is the lane count), so `held`
-// is written and read by the same lane.
-template <int PacksPerLane, class ExecutionSpace, class XRows, class WeightRow,
-          class YRows>
+// Normalizes rows with "lanes": the threads of a team sharing one row
+// (TeamPerRow), or the vector lanes of a team thread, each thread owning a
+// row. Each lane holds PacksPerLane Packs in registers, loaded before any is
+// used so that they are all in flight at once. A Resident row, which the
+// lanes cover in one sweep, stays in registers between the sum of squares
+// and the scaling, so x is read from memory once; a longer row is swept
+// twice. Each lane takes exactly one index of its range (the range's extent
+// is the lane count), so `held` is written and read by the same lane.
+template <int PacksPerLane, bool TeamPerRow, bool Resident,
+          class ExecutionSpace, class XRows, class WeightRow, class YRows>
 struct RMSNormKernel : RowMath<XRows, WeightRow, YRows> {
   using Math = RowMath<XRows, WeightRow, YRows>;
   using typename Math::accumulation_type;
@@ -72,59 +72,63 @@ struct RMSNormKernel : RowMath<XRows, WeightRow, YRows> {
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
 
   int rows_per_team;
-  int lane_count;  // the team size for one row a team, else the vector length
+  int lane_count;  // the team size for TeamPerRow, else the vector length
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    if (rows_per_team == 1) {
+    if constexpr (TeamPerRow) {
       normalize(Kokkos::TeamThreadRange(team, lane_count), team.league_rank());
-      return;
+    } else {
+      const std::size_t first = std::size_t(team.league_rank()) * rows_per_team;
+      Kokkos::parallel_for(
+          Kokkos::TeamThreadRange(team, rows_per_team), [&](int local) {
+            if (first + local < this->x.extent(0)) {
+              normalize(Kokkos::ThreadVectorRange(team, lane_count),
+                        first + local);
+            }
+          });
     }
-    const std::size_t first = std::size_t(team.league_rank()) * rows_per_team;
-    Kokkos::parallel_for(
-        Kokkos::TeamThreadRange(team, rows_per_team), [&](int local) {
-          if (first + local < this->x.extent(0)) {
-            normalize(Kokkos::ThreadVectorRange(team, lane_count),
-                      first + local);
-          }
-        });
+  }
+
+  // Calls f(k, j) for each Pack j of the sweep starting at Pack `start` that
+  // lane holds as held[k].
+  template <class F>
+  KOKKOS_FORCEINLINE_FUNCTION void for_each_held(int lane, int start, int packs,
+                                                 F&& f) const {
+    for (int k = 0; k < PacksPerLane; ++k) {
+      const int j = start + lane + k * lane_count;
+      if (j < packs)
+        f(k, j);
+    }
   }
 
   template <class Lanes>
   KOKKOS_FUNCTION void normalize(const Lanes& lanes, std::size_t row) const {
     const int packs = static_cast<int>(this->x.extent(1));
     const int sweep = lane_count * PacksPerLane;  // Packs one sweep covers
+    const int sweeps = Resident ? 1 : (packs + sweep - 1) / sweep;
     x_pack held[PacksPerLane];
-    const auto load = [&](int lane, int start) {
-      for (int k = 0; k < PacksPerLane; ++k) {
-        const int j = start + lane + k * lane_count;
-        if (j < packs)
-          held[k] = this->x(row, j);
-      }
-    };
     accumulation_type sum_of_squares = 0;
     Kokkos::parallel_reduce(
         lanes,
         [&](int lane, accumulation_type& sum) {
-          for (int start = 0; start < packs; start += sweep) {
-            load(lane, start);
-            for (int k = 0; k < PacksPerLane; ++k) {
-              if (start + lane + k * lane_count < packs) {
-                Math::add_squares(held[k], sum);
-              }
-            }
+          for (int start = 0; start < sweeps * sweep; start += sweep) {
+            for_each_held(lane, start, packs,
+                          [&](int k, int j) { held[k] = this->x(row, j); });
+            for_each_held(lane, start, packs,
+                          [&](int k, int) { Math::add_squares(held[k], sum); });
           }
         },
         sum_of_squares);
     const accumulation_type rstd = this->rstd(sum_of_squares);
     Kokkos::parallel_for(lanes, [&](int lane) {
-      for (int start = 0; start < packs; start += sweep) {
-        if (packs > sweep)
-          load(lane, start);
-        for (int k = 0; k < PacksPerLane; ++k) {
-          const int j = start + lane + k * lane_count;
-          if (j < packs)
-            this->store_scaled(row, j, held[k], rstd);
+      for (int start = 0; start < sweeps * sweep; start += sweep) {
+        if constexpr (!Resident) {
+          for_each_held(lane, start, packs,
+                        [&](int k, int j) { held[k] = this->x(row, j); });
         }
+        for_each_held(lane, start, packs, [&](int k, int j) {
+          this->store_scaled(row, j, held[k], rstd);
+        });
       }
     });
   }
@@ -145,7 +149,10 @@ void launch_rms_norm(const ExecutionSpace& space, const XView& x,
   const Math math{
       x_rows, weight_row, y_rows, static_cast<accumulation_type>(eps),
       accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};
-  const auto launch = [&](auto packs_per_lane) {
+  const bool team_per_row = shape.rows_per_team == 1;
+  const int lane_count = team_per_row ? shape.team_size : shape.vector_length;
+  const auto launch = [&](auto packs_per_lane, auto team_per_row_constant,
+                          auto resident) {
     constexpr int per_lane = decltype(packs_per_lane)::value;
     // Caps registers (at 64 a thread for teams up to 1024, 128 for teams up
     // to 512) so that every team size the shape names can launch.
@@ -155,20 +162,33 @@ void launch_rms_norm(const ExecutionSpace& space, const XView& x,
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm",
         Policy(space, shape.league_size, shape.team_size, shape.vector_length),
-        RMSNormKernel<per_lane, ExecutionSpace, decltype(x_rows),
-                      decltype(weight_row), decltype(y_rows)>{
-            math, shape.rows_per_team,
-            shape.rows_per_team == 1 ? shape.team_size : shape.vector_length});
+        RMSNormKernel<per_lane, decltype(team_per_row_constant)::value,
+                      decltype(resident)::value, ExecutionSpace,
+                      decltype(x_rows), decltype(weight_row), decltype(y_rows)>{
+            math, shape.rows_per_team, lane_count});
   };
+  // Each kernel variant is compiled for both ways of sharing rows.
+  const auto launch_for_rows = [&](auto packs_per_lane, auto resident) {
+    if (team_per_row) {
+      launch(packs_per_lane, std::true_type(), resident);
+    } else {
+      launch(packs_per_lane, std::false_type(), resident);
+    }
+  };
+  using std::integral_constant;
+  if (x_rows.extent(1) > std::size_t(lane_count) * shape.packs_per_lane) {
+    // Rows longer than one sweep are swept four Packs a lane at a time.
+    return launch_for_rows(integral_constant<int, 4>(), std::false_type());
+  }
   switch (shape.packs_per_lane) {  // as chosen by choose_launch_shape
     case 1:
-      return launch(std::integral_constant<int, 1>());
+      return launch_for_rows(integral_constant<int, 1>(), std::true_type());
     case 2:
-      return launch(std::integral_constant<int, 2>());
+      return launch_for_rows(integral_constant<int, 2>(), std::true_type());
     case 4:
-      return launch(std::integral_constant<int, 4>());
+      return launch_for_rows(integral_constant<int, 4>(), std::true_type());
     default:
-      return launch(std::integral_constant<int, 8>());
+      return launch_for_rows(integral_constant<int, 8>(), std::true_type());
   }
 }
 

@@ -18,7 +18,8 @@ struct LaunchShape {
   // thread owns a row, shared by its vector lanes, and the team walks
   // rows_per_team rows.
   int rows_per_team;
-  // Packs each lane holds in registers: 1, 2, 4 or 8.
+  // Packs each lane holds in registers: 1, 2, 4 or 8. Rows longer than the
+  // lanes hold at once are swept four Packs a lane at a time.
   int packs_per_lane;
 };
 
@@ -51,9 +52,10 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
   } else {
     constexpr int warp = 32;
     if (packs_per_row <= 8 * warp) {
-      // Short rows: a warp each, eight rows a team, so that teams are few
-      // enough for the block scheduler.
-      constexpr int rows_per_team = 8;
+      // Short rows: a warp each, four rows a team, so that teams are few
+      // enough for the block scheduler (a team per row halves the bandwidth
+      // of 65536 x 256 on an H200).
+      constexpr int rows_per_team = 4;
       return {ceil_div(rows, rows_per_team), rows_per_team, warp, rows_per_team,
               packs_per_lane_for(packs_per_row, warp)};
     }
