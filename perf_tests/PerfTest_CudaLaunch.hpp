@@ -56,10 +56,10 @@ void register_graph_replay(const Shape& shape, double copy_ceiling_gbps) {
         }
         check(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
         check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-        time_calls(state, space, 256, bytes_per_call<T>(shape), true,
-                   copy_ceiling_gbps, [&](int) {
-                     check(cudaGraphLaunch(exec, stream), "launch");
-                   });
+        time_calls(
+            state, space, 16, bytes_per_call<T>(shape), true, copy_ceiling_gbps,
+            [&](int) { check(cudaGraphLaunch(exec, stream), "launch"); },
+            calls_per_graph);
         cudaGraphExecDestroy(exec);
         cudaGraphDestroy(graph);
         cudaStreamDestroy(stream);

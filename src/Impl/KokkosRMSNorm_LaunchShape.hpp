@@ -51,7 +51,7 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
             static_cast<int>(rows_per_team), 4};
   } else {
     constexpr int warp = 32;
-    if (packs_per_row <= 8 * warp) {
+    if (packs_per_row <= 4 * warp) {
       // Short rows: a warp each, four rows a team, so that teams are few
       // enough for the block scheduler (a team per row halves the bandwidth
       // of 65536 x 256 on an H200).
