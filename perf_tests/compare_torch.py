@@ -39,6 +39,7 @@ DTYPES = ["float32", "bfloat16", "float16", "float64"]
 ITEMSIZE = {"float32": 4, "bfloat16": 2, "float16": 2, "float64": 8}
 CPP_IMPLS = ["kokkosrmsnorm", "kokkos_kernels"]
 TABLE_IMPLS = CPP_IMPLS + ["torch_eager", "torch_compile"]
+COLORS = dict(zip(TABLE_IMPLS, ["tab:blue", "tab:orange", "tab:green", "tab:red"]))
 NAME_RE = re.compile(r"^(kokkosrmsnorm|kokkos_kernels|launch_floor)/(" + "|".join(DTYPES)
                      + r")/M:(\d+)/N:(\d+)(/.*)?$")
 TIME_UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
@@ -262,7 +263,8 @@ def plot_bandwidth(rows, path, meta):
                         best[N] = (M, r["pct"])
             if best:
                 ns = sorted(best)
-                ax.plot(ns, [best[n][1] for n in ns], marker="o", label=impl)
+                ax.plot(ns, [best[n][1] for n in ns], marker="o", label=impl,
+                        color=COLORS[impl])
         ax.axhline(100, linestyle="--", color="gray", linewidth=1)
         ax.set_ylim(bottom=0)
         ax.set_xscale("log", base=2)
