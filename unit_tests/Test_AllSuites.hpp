@@ -5,7 +5,9 @@
 // for its execution space with KOKKOSRMSNORM_INSTANTIATE_TESTS.
 
 #include "Test_InvalidArguments.hpp"
+#include "Test_Numerics.hpp"
 #include "Test_RMSNorm.hpp"
+#include "Test_Randomized.hpp"
 
 #ifdef KOKKOSRMSNORM_HAS_KOKKOSKERNELS
 #include "Test_KokkosKernels.hpp"
@@ -21,6 +23,10 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Name, RMSNormTest,                     \
                                  KokkosRMSNorm::Test::CasesFor<Space>); \
   INSTANTIATE_TYPED_TEST_SUITE_P(Name, InvalidArgumentsTest,            \
+                                 KokkosRMSNorm::Test::CasesFor<Space>); \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Name, NumericsTest,                    \
+                                 KokkosRMSNorm::Test::CasesFor<Space>); \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Name, RandomizedTest,                  \
                                  KokkosRMSNorm::Test::CasesFor<Space>); \
   KOKKOSRMSNORM_INSTANTIATE_KOKKOSKERNELS_TESTS(Name, Space)
 
