@@ -63,8 +63,9 @@ void rms_norm(const ExecutionSpace& space, const XView& x,
       "execution space can access");
 
   Impl::validate_arguments(x, weight, y, eps);
-  if (x.extent(0) == 0 || x.extent(1) == 0)
+  if (x.extent(0) == 0 || x.extent(1) == 0) {
     return;
+  }
 
   constexpr int width = Impl::vector_width_v<value_type>;
   if (Impl::rows_fit_packs<width>(x) && Impl::rows_fit_packs<width>(y) &&

@@ -96,8 +96,9 @@ struct RMSNormKernel : RowMath<XRows, WeightRow, YRows> {
                                                  F&& f) const {
     for (int k = 0; k < PacksPerLane; ++k) {
       const int j = start + lane + k * lane_count;
-      if (j < packs)
+      if (j < packs) {
         f(k, j);
+      }
     }
   }
 

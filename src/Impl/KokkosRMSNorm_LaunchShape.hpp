@@ -35,8 +35,9 @@ inline int ceil_div(std::size_t a, std::size_t b) {
 // cover `packs` in one sweep.
 inline int packs_per_lane_for(std::size_t packs, int lanes) {
   int per_lane = 1;
-  while (per_lane < 8 && std::size_t(per_lane) * lanes < packs)
+  while (per_lane < 8 && std::size_t(per_lane) * lanes < packs) {
     per_lane *= 2;
+  }
   return per_lane;
 }
 
@@ -51,7 +52,7 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
             static_cast<int>(rows_per_team), 4};
   } else {
     constexpr int warp = 32;
-    if (packs_per_row <= 4 * warp) {
+    if (packs_per_row <= std::size_t(4) * warp) {
       // Short rows: a warp each, four rows a team, so that teams are few
       // enough for the block scheduler (a team per row halves the bandwidth
       // of 65536 x 256 on an H200).
@@ -59,7 +60,7 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
       return {ceil_div(rows, rows_per_team), rows_per_team, warp, rows_per_team,
               packs_per_lane_for(packs_per_row, warp)};
     }
-    if (packs_per_row <= 512 * 8) {
+    if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers, four Packs a thread up to 512
       // threads, then eight.
       const int threads =
