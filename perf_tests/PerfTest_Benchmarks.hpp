@@ -31,21 +31,31 @@ inline benchmark::internal::Benchmark* configure(
   return benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
-template <class T>
-void register_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
-  configure(benchmark::RegisterBenchmark(
-      benchmark_name<T>("kokkosrmsnorm", shape).c_str(),
-      [=](benchmark::State& state) {
+// Registers `name`, timing back to back over the shape's rotating buffers
+// the call that make_call(buffers) returns (a callable taking the index of
+// a copy).
+template <class T, class MakeCall>
+void register_over_buffers(const std::string& name, const Shape& shape,
+                           double copy_ceiling_gbps, MakeCall make_call) {
+  configure(
+      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
         const std::size_t bytes = bytes_per_call<T>(shape);
         const Rotation rotation = rotation_for(bytes);
         const Buffers<T>& buffers = buffers_for<T>(shape, rotation.copies);
-        const Space space;
-        time_calls(state, space, rotation.copies, bytes, rotation.cached,
-                   copy_ceiling_gbps, [&](int c) {
-                     rms_norm(space, buffers.x[c], buffers.weight, buffers.y[c],
-                              eps);
-                   });
+        time_calls(state, Space(), rotation.copies, bytes, rotation.cached,
+                   copy_ceiling_gbps, make_call(buffers));
       }));
+}
+
+template <class T>
+void register_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
+  register_over_buffers<T>(benchmark_name<T>("kokkosrmsnorm", shape), shape,
+                           copy_ceiling_gbps, [](const Buffers<T>& buffers) {
+                             return [&buffers](int c) {
+                               rms_norm(Space(), buffers.x[c], buffers.weight,
+                                        buffers.y[c], eps);
+                             };
+                           });
 }
 
 struct EmptyTeamKernel {
@@ -77,20 +87,16 @@ void register_launch_floor(const Shape& shape, double copy_ceiling_gbps) {
 #ifdef KOKKOSRMSNORM_HAS_KOKKOSKERNELS
 template <class T>
 void register_kokkos_kernels(const Shape& shape, double copy_ceiling_gbps) {
-  configure(benchmark::RegisterBenchmark(
-      benchmark_name<T>("kokkos_kernels", shape).c_str(),
-      [=](benchmark::State& state) {
-        const std::size_t bytes = bytes_per_call<T>(shape);
-        const Rotation rotation = rotation_for(bytes);
-        const Buffers<T>& buffers = buffers_for<T>(shape, rotation.copies);
-        const Testing::KokkosKernelsRMSNorm<T, Space::device_type> composed(
-            shape.rows);
-        time_calls(state, Space(), rotation.copies, bytes, rotation.cached,
-                   copy_ceiling_gbps, [&](int c) {
-                     composed(buffers.x[c], buffers.weight, buffers.y[c],
-                              T(eps));
-                   });
-      }));
+  register_over_buffers<T>(
+      benchmark_name<T>("kokkos_kernels", shape), shape, copy_ceiling_gbps,
+      [rows = shape.rows](const Buffers<T>& buffers) {
+        // The composition's per-row workspace is allocated here, untimed.
+        return [&buffers,
+                composed = Testing::KokkosKernelsRMSNorm<T, Space::device_type>(
+                    rows)](int c) {
+          composed(buffers.x[c], buffers.weight, buffers.y[c], T(eps));
+        };
+      });
 }
 #endif
 

@@ -45,20 +45,14 @@ template <class T>
 void register_sweep(const Shape& shape, double copy_ceiling_gbps) {
   constexpr int width = Impl::vector_width_v<T>;
   for (const auto& launch : candidates(shape.rows, shape.n / width)) {
-    configure(benchmark::RegisterBenchmark(
-        (benchmark_name<T>("sweep", shape) + "/" + describe(launch)).c_str(),
-        [=](benchmark::State& state) {
-          const std::size_t bytes = bytes_per_call<T>(shape);
-          const Rotation rotation = rotation_for(bytes);
-          const Buffers<T>& buffers = buffers_for<T>(shape, rotation.copies);
-          const Space space;
-          time_calls(state, space, rotation.copies, bytes, rotation.cached,
-                     copy_ceiling_gbps, [&](int c) {
-                       Impl::launch_rms_norm<width>(space, buffers.x[c],
-                                                    buffers.weight,
-                                                    buffers.y[c], eps, launch);
-                     });
-        }));
+    register_over_buffers<T>(
+        benchmark_name<T>("sweep", shape) + "/" + describe(launch), shape,
+        copy_ceiling_gbps, [launch](const Buffers<T>& buffers) {
+          return [&buffers, launch, space = Space()](int c) {
+            Impl::launch_rms_norm<width>(space, buffers.x[c], buffers.weight,
+                                         buffers.y[c], eps, launch);
+          };
+        });
   }
 }
 

@@ -2,10 +2,13 @@
 #define KOKKOSRMSNORM_TEST_CASES_HPP
 
 #include <cfloat>
+#include <string>
 
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <KokkosRMSNorm_Testing_AllClose.hpp>
+#include <KokkosRMSNorm_Testing_Reference.hpp>
 
 namespace KokkosRMSNorm::Test {
 
@@ -30,11 +33,12 @@ using CasesFor =
 // is that of rstd plus a few roundings: no cancellation can inflate it. The
 // error of rstd is half that of the sum of squares, whose rounding errors
 // grow like sqrt(N) * epsilon for N terms of one sign (unbiased rounding):
-// for N <= 16384 about 128 epsilon. rtol allows ~8x (float) and ~800x
-// (double) over that, still far below what a wrong index, a missing eps or a
-// wrong mean would produce (eps = 1e-2 on unit data moves y by 1.5%). atol
-// is the smallest normal number, so a result that underflows to a subnormal
-// is not counted as wrong.
+// for the largest N tested, 70,000, about 265 epsilon. rtol allows 6x that
+// for float; for double it covers even the worst-case bound N * epsilon.
+// Both are far below what a wrong index, a missing eps or a wrong mean
+// produce (eps = 1e-2 on unit data moves y by 1.5%). atol is the smallest
+// normal number, so a result that underflows to a subnormal is not counted
+// as wrong. docs/NUMERICS.md has the whole argument.
 template <class T>
 struct Tolerance;
 template <>
@@ -47,6 +51,22 @@ struct Tolerance<double> {
   static constexpr double rtol = 1e-11;
   static constexpr double atol = DBL_MIN;
 };
+
+// Expects y to equal the double host reference of rms_norm(x, weight, eps)
+// elementwise, within the tolerance of y's type; `what` names the case.
+template <class XView, class WeightView, class YView>
+void expect_reference_result(const XView& x, const WeightView& weight,
+                             const YView& y, double eps,
+                             const std::string& what) {
+  using T = typename YView::non_const_value_type;
+  const auto expected = Testing::reference_rms_norm(
+      Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight), eps);
+  const auto mismatches =
+      Testing::allclose(Testing::to_host_doubles(y), expected,
+                        Tolerance<T>::rtol, Tolerance<T>::atol);
+  EXPECT_FALSE(mismatches) << mismatches.count << " mismatches for " << what
+                           << ", first " << mismatches.first;
+}
 
 }  // namespace KokkosRMSNorm::Test
 

@@ -46,14 +46,9 @@ class NumericsTest : public ::testing::Test {
     Testing::poison(y, 12345);
     rms_norm(typename Case::execution_space(), x, weight, y, eps);
     typename Case::execution_space().fence();
-    const auto expected = Testing::reference_rms_norm(
-        Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight), eps);
-    const auto mismatches =
-        Testing::allclose(Testing::to_host_doubles(y), expected,
-                          Tolerance<T>::rtol, Tolerance<T>::atol);
-    EXPECT_FALSE(mismatches)
-        << mismatches.count << " mismatches for special=" << special
-        << " eps=" << eps << ", first " << mismatches.first;
+    expect_reference_result(
+        x, weight, y, eps,
+        "special=" + std::to_string(special) + " eps=" + std::to_string(eps));
   }
 };
 

@@ -34,15 +34,11 @@ class RMSNormTest : public ::testing::Test {
     const typename Case::execution_space space;
     rms_norm(space, x, weight, y, eps);
     space.fence();
-    const auto expected = Testing::reference_rms_norm(
-        Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight), eps);
-    const auto mismatches =
-        Testing::allclose(Testing::to_host_doubles(y), expected,
-                          Tolerance<T>::rtol, Tolerance<T>::atol);
-    EXPECT_FALSE(mismatches)
-        << mismatches.count << " mismatches for rows=" << x.extent(0)
-        << " N=" << x.extent(1) << " eps=" << eps << " scale=" << scale
-        << ", first " << mismatches.first;
+    expect_reference_result(x, weight, y, eps,
+                            "rows=" + std::to_string(x.extent(0)) +
+                                " N=" + std::to_string(x.extent(1)) +
+                                " eps=" + std::to_string(eps) +
+                                " scale=" + std::to_string(scale));
   }
 
   void expect_matches_reference(std::size_t rows, std::size_t n, double eps,
@@ -136,17 +132,11 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
         Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
         Impl::launch_rms_norm<1>(Space(), x, weight, y, 1e-6, shape);
         Space().fence();
-        const auto expected = Testing::reference_rms_norm(
-            Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight),
-            1e-6);
-        const auto mismatches =
-            Testing::allclose(Testing::to_host_doubles(y), expected,
-                              Tolerance<typename TestFixture::T>::rtol,
-                              Tolerance<typename TestFixture::T>::atol);
-        EXPECT_FALSE(mismatches)
-            << mismatches.count << " mismatches for N=" << n
-            << " rows_per_team=" << shape.rows_per_team
-            << " packs_per_lane=" << per_lane << ", first " << mismatches.first;
+        expect_reference_result(
+            x, weight, y, 1e-6,
+            "N=" + std::to_string(n) +
+                " rows_per_team=" + std::to_string(shape.rows_per_team) +
+                " packs_per_lane=" + std::to_string(per_lane));
       }
     }
   }

@@ -39,15 +39,9 @@ TEST(Cuda, CapturedIntoGraph) {
       cudaGraphExecDestroy(exec);
       cudaGraphDestroy(graph);
 
-      const auto expected = Testing::reference_rms_norm(
-          Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight),
-          1e-6);
-      const auto mismatches =
-          Testing::allclose(Testing::to_host_doubles(y), expected,
-                            Tolerance<float>::rtol, Tolerance<float>::atol);
-      EXPECT_FALSE(mismatches)
-          << mismatches.count << " mismatches for rows=" << rows << " N=" << n
-          << ", first " << mismatches.first;
+      expect_reference_result(
+          x, weight, y, 1e-6,
+          "rows=" + std::to_string(rows) + " N=" + std::to_string(n));
     }
   }
   cudaStreamDestroy(stream);
