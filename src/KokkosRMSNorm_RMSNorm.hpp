@@ -8,6 +8,7 @@
 #include "Impl/KokkosRMSNorm_Kernel.hpp"
 #include "Impl/KokkosRMSNorm_Numerics.hpp"
 #include "Impl/KokkosRMSNorm_Pack.hpp"
+#include "Impl/KokkosRMSNorm_Rows.hpp"
 #include "Impl/KokkosRMSNorm_Validate.hpp"
 
 namespace KokkosRMSNorm {
@@ -17,12 +18,14 @@ namespace KokkosRMSNorm {
 ///   y(i, j) = x(i, j) * rstd(i) * weight(j),
 ///   rstd(i) = 1 / sqrt(sum_j x(i, j)^2 / N + eps).
 ///
-/// x and y are rank-2 Views (rows x N) of one value type (float, double,
-/// half_t, bhalf_t); weight is a rank-1 View of length N. Sums and products
-/// are computed in double for double and in float otherwise. The call is
-/// asynchronous on `space`: it launches one kernel, does not fence and does
-/// not allocate. Bad extents or eps throw std::invalid_argument before any
-/// launch, leaving y untouched; empty Views are a no-op.
+/// x and y are Views of one value type (float, double, half_t, bhalf_t) and
+/// one rank: 2 (rows x N) or 3 (batch x sequence x N), normalized over the
+/// last extent; y may be x itself. weight is a rank-1 View of length N, of
+/// any of those types. Sums and products are computed in double for double
+/// and in float otherwise. The call is asynchronous on `space`: it launches
+/// one kernel, does not fence and does not allocate. Bad extents or eps
+/// throw std::invalid_argument before any launch, leaving y untouched;
+/// empty Views are a no-op.
 template <class ExecutionSpace, class XView, class WeightView, class YView>
 void rms_norm(const ExecutionSpace& space, const XView& x,
               const WeightView& weight, const YView& y, double eps) {
@@ -34,9 +37,10 @@ void rms_norm(const ExecutionSpace& space, const XView& x,
                     Kokkos::is_view<YView>::value,
                 "KokkosRMSNorm::rms_norm: x, weight and y must be Kokkos "
                 "Views");
-  static_assert(XView::rank == 2 && YView::rank == 2,
-                "KokkosRMSNorm::rms_norm: x and y must be rank-2 Views "
-                "(rows x N)");
+  static_assert(
+      (XView::rank == 2 || XView::rank == 3) && YView::rank == XView::rank,
+      "KokkosRMSNorm::rms_norm: x and y must be Views of one rank, "
+      "2 (rows x N) or 3 (batch x sequence x N)");
   static_assert(WeightView::rank == 1,
                 "KokkosRMSNorm::rms_norm: weight must be a rank-1 View "
                 "(length N)");
@@ -63,16 +67,20 @@ void rms_norm(const ExecutionSpace& space, const XView& x,
       "execution space can access");
 
   Impl::validate_arguments(x, weight, y, eps);
-  if (x.extent(0) == 0 || x.extent(1) == 0) {
+  const Impl::RowOrder order = Impl::common_row_order(x, y);
+  if (x.size() == 0) {
     return;
   }
 
+  const auto x_rows = Impl::as_rows(x, order);
+  const auto y_rows = Impl::as_rows(y, order);
   constexpr int width = Impl::vector_width_v<value_type>;
-  if (Impl::rows_fit_packs<width>(x) && Impl::rows_fit_packs<width>(y) &&
+  if (Impl::rows_fit_packs<width>(x_rows) &&
+      Impl::rows_fit_packs<width>(y_rows) &&
       Impl::row_fits_packs<width>(weight)) {
-    Impl::launch_rms_norm<width>(space, x, weight, y, eps);
+    Impl::launch_rms_norm<width>(space, x_rows, weight, y_rows, eps);
   } else {
-    Impl::launch_rms_norm<1>(space, x, weight, y, eps);
+    Impl::launch_rms_norm<1>(space, x_rows, weight, y_rows, eps);
   }
 }
 

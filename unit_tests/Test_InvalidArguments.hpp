@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <gtest/gtest.h>
 
@@ -79,8 +80,48 @@ TYPED_TEST_P(InvalidArgumentsTest, EmptyViewsAreANoOp) {
   }
 }
 
+TYPED_TEST_P(InvalidArgumentsTest, Rank3RowsNotEvenlySpaced) {
+  // Three of four positions of the strided one of batch and sequence: in
+  // neither order are the rows evenly spaced, so there is no rank-2 view of
+  // them.
+  using T = typename TypeParam::value_type;
+  using Layout = typename TypeParam::layout;
+  using Cube = Kokkos::View<T***, Layout, typename TypeParam::execution_space>;
+  constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;
+  Cube x_all("x", 4, 4, 8), y_all("y", 4, 4, 8);
+  typename TypeParam::vector weight("weight", 8);
+  const auto three = Kokkos::make_pair(0, 3);
+  using Strided = Kokkos::View<T***, Kokkos::LayoutStride,
+                               typename TypeParam::execution_space>;
+  const auto cut = [&](const Cube& all) -> Strided {
+    if constexpr (right) {
+      return Kokkos::subview(all, Kokkos::ALL, three, Kokkos::ALL);
+    } else {
+      return Kokkos::subview(all, three, Kokkos::ALL, Kokkos::ALL);
+    }
+  };
+  Testing::poison(y_all, this->sentinel);
+  try {
+    rms_norm(typename TypeParam::execution_space(), cut(x_all), weight,
+             cut(y_all), 1e-6);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("not evenly spaced"), std::string::npos) << message;
+    EXPECT_NE(
+        message.find(right ? "x extents (4, 3, 8)" : "x extents (3, 4, 8)"),
+        std::string::npos)
+        << message;
+  }
+  const auto y_host =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_all);
+  for (std::size_t i = 0; i < y_host.size(); ++i) {
+    ASSERT_EQ(y_host.data()[i], T(this->sentinel)) << "y written";
+  }
+}
+
 REGISTER_TYPED_TEST_SUITE_P(InvalidArgumentsTest, YExtentsDiffer, WeightLength,
-                            Eps, EmptyViewsAreANoOp);
+                            Eps, EmptyViewsAreANoOp, Rank3RowsNotEvenlySpaced);
 
 }  // namespace KokkosRMSNorm::Test
 

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -142,8 +144,57 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
   }
 }
 
+TYPED_TEST_P(RMSNormTest, InPlace) {
+  // y may be x: each lane reads its elements before it writes them.
+  using Space = typename TypeParam::execution_space;
+  for (std::size_t n : {256, 4097, 70000}) {
+    typename TypeParam::matrix x("x", 5, n), x_before("x_before", 5, n);
+    typename TypeParam::vector weight("weight", n);
+    Testing::fill_uniform(x, n);
+    Testing::fill_uniform(weight, n + 1);
+    Kokkos::deep_copy(x_before, x);
+    rms_norm(Space(), x, weight, x, 1e-6);
+    Space().fence();
+    expect_reference_result(x_before, weight, x, 1e-6,
+                            "in place, N=" + std::to_string(n));
+  }
+}
+
+TYPED_TEST_P(RMSNormTest, Rank3) {
+  // (batch, sequence, N) is normalized over N, row by row: the same result
+  // as the rank-2 View of its batch x sequence rows over the same memory.
+  using T = typename TestFixture::T;
+  using Layout = typename TypeParam::layout;
+  using Space = typename TypeParam::execution_space;
+  using Cube = Kokkos::View<T***, Layout, Space>;
+  using Rows = Kokkos::View<T**, Layout, Space, Kokkos::MemoryUnmanaged>;
+  const std::size_t batch = 3, sequence = 5, n = 1000;
+  Cube x("x", batch, sequence, n), y("y", batch, sequence, n);
+  typename TypeParam::vector weight("weight", n);
+  const Rows x_rows(x.data(), batch * sequence, n);
+  const Rows y_rows(y.data(), batch * sequence, n);
+  Testing::fill_uniform(x_rows, 31);
+  Testing::fill_uniform(weight, 32);
+  Testing::poison(y_rows, std::numeric_limits<double>::quiet_NaN());
+  rms_norm(Space(), x, weight, y, 1e-6);
+  Space().fence();
+  expect_reference_result(x_rows, weight, y_rows, 1e-6, "rank 3");
+}
+
+TYPED_TEST_P(RMSNormTest, WeightOfAnotherType) {
+  // The weight's type is independent of x's: float x with a double weight,
+  // double x with a float weight; the accumulation type follows x.
+  using T = typename TestFixture::T;
+  using Space = typename TypeParam::execution_space;
+  using Other = std::conditional_t<std::is_same_v<T, float>, double, float>;
+  typename TypeParam::matrix x("x", 64, 256), y("y", 64, 256);
+  Kokkos::View<Other*, Space> weight("weight", 256);
+  this->expect_matches_reference(x, weight, y, 1e-6, 1.0, 77);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(RMSNormTest, SeedCase, RowLengths, RowCounts, Eps,
-                            Magnitudes, MisalignedSubviews, EveryLaunchShape);
+                            Magnitudes, MisalignedSubviews, EveryLaunchShape,
+                            InPlace, Rank3, WeightOfAnotherType);
 
 }  // namespace KokkosRMSNorm::Test
 

@@ -29,11 +29,13 @@ std::string extents_of(const View& view) {
 template <class XView, class WeightView, class YView>
 void validate_arguments(const XView& x, const WeightView& weight,
                         const YView& y, double eps) {
-  if (x.extent(0) != y.extent(0) || x.extent(1) != y.extent(1)) {
-    throw_invalid("y extents " + extents_of(y) + " differ from x extents " +
-                  extents_of(x));
+  for (unsigned r = 0; r < XView::rank; ++r) {
+    if (x.extent(r) != y.extent(r)) {
+      throw_invalid("y extents " + extents_of(y) + " differ from x extents " +
+                    extents_of(x));
+    }
   }
-  if (weight.extent(0) != x.extent(1)) {
+  if (weight.extent(0) != x.extent(XView::rank - 1)) {
     throw_invalid("weight extents " + extents_of(weight) +
                   " do not match the row length of x extents " + extents_of(x));
   }
