@@ -38,18 +38,22 @@ using CasesFor =
 // Both are far below what a wrong index, a missing eps or a wrong mean
 // produce (eps = 1e-2 on unit data moves y by 1.5%). atol is the smallest
 // normal number, so a result that underflows to a subnormal is not counted
-// as wrong. docs/NUMERICS.md has the whole argument.
+// as wrong. docs/NUMERICS.md has the whole argument. tiny and huge are the
+// magnitudes tests use at the edges of T's range: representable, and with
+// squares that neither underflow nor overflow the accumulation type.
 template <class T>
 struct Tolerance;
 template <>
 struct Tolerance<float> {
   static constexpr double rtol = 1e-4;
   static constexpr double atol = FLT_MIN;
+  static constexpr double tiny = 1e-15, huge = 1e15;
 };
 template <>
 struct Tolerance<double> {
   static constexpr double rtol = 1e-11;
   static constexpr double atol = DBL_MIN;
+  static constexpr double tiny = 1e-150, huge = 1e150;
 };
 
 // Expects y to equal the double host reference of rms_norm(x, weight, eps)

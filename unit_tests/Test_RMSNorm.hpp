@@ -82,9 +82,7 @@ TYPED_TEST_P(RMSNormTest, Magnitudes) {
   // accumulation type: the numerics promise nothing beyond that range. At
   // the tiny scale eps dominates the mean, which checks where eps is added.
   using T = typename TestFixture::T;
-  const double tiny = std::is_same_v<T, float> ? 1e-15 : 1e-150;
-  const double huge = std::is_same_v<T, float> ? 1e15 : 1e150;
-  for (double scale : {tiny, 1e-3, huge}) {
+  for (double scale : {Tolerance<T>::tiny, 1e-3, Tolerance<T>::huge}) {
     for (double eps : {0.0, 1e-6}) {
       this->expect_matches_reference(64, 1000, eps, scale);
     }

@@ -1,12 +1,46 @@
+#include <cstdlib>
 #include <limits>
+#include <string>
 
 #include <cuda_runtime.h>
+
+#include "Test_Cases.hpp"
+
+namespace KokkosRMSNorm::Test {
+
+// 16-bit types, tested on CUDA only: on host-only Kokkos builds half_t is
+// plain float. y is rounded to T once, so its error is at most half an ulp
+// of T (2^-9 for bf16's 8 significant bits, 2^-12 for fp16's 11) on top of
+// the float computation's; rtol is twice that half ulp. fp16 results below
+// its smallest normal (6.1e-5) are subnormal, spaced 2^-24 apart: atol.
+template <>
+struct Tolerance<Kokkos::Experimental::half_t> {
+  static constexpr double rtol = 5e-4;
+  static constexpr double atol = 6e-8;
+  static constexpr double tiny = 1e-2, huge = 1e4;
+};
+template <>
+struct Tolerance<Kokkos::Experimental::bhalf_t> {
+  static constexpr double rtol = 4e-3;
+  static constexpr double atol = FLT_MIN;
+  static constexpr double tiny = 1e-15, huge = 1e15;
+};
+
+}  // namespace KokkosRMSNorm::Test
 
 #include "Test_AllSuites.hpp"
 
 namespace KokkosRMSNorm::Test {
 
 KOKKOSRMSNORM_INSTANTIATE_TESTS(Cuda, Kokkos::Cuda)
+
+using SixteenBitCases = ::testing::Types<
+    Case<Kokkos::Cuda, Kokkos::Experimental::half_t, Kokkos::LayoutRight>,
+    Case<Kokkos::Cuda, Kokkos::Experimental::bhalf_t, Kokkos::LayoutRight>,
+    Case<Kokkos::Cuda, Kokkos::Experimental::bhalf_t, Kokkos::LayoutLeft>>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, RMSNormTest, SixteenBitCases);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, NumericsTest, SixteenBitCases);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, RandomizedTest, SixteenBitCases);
 
 // A call can be captured into a CUDA graph on the instance's stream, which
 // fails if it synchronizes, allocates or copies to the host; the replayed
@@ -45,6 +79,47 @@ TEST(Cuda, CapturedIntoGraph) {
     }
   }
   cudaStreamDestroy(stream);
+}
+
+// A hash of each element's index in [-1, 1): distinct values everywhere,
+// without a host buffer of the View's size.
+template <class Matrix>
+struct FillWithIndexHash {
+  Matrix x;
+  KOKKOS_FUNCTION void operator()(std::size_t i, std::size_t j) const {
+    const unsigned hash = unsigned(i * 2654435761u) ^ unsigned(j * 40503u);
+    x(i, j) = typename Matrix::value_type(float(hash % 2001) / 1000.0f - 1.0f);
+  }
+};
+
+// More than 2^31 elements (bf16, 65536 x 40000: 5.2 GB each for x and y),
+// so any 32-bit index arithmetic would overflow. Checked on the rows around
+// element 2^31 and at both ends. Needs a large GPU: runs only with
+// KOKKOSRMSNORM_LARGE_TESTS=1.
+TEST(Cuda, MoreThan2To31Elements) {
+  if (!std::getenv("KOKKOSRMSNORM_LARGE_TESTS")) {
+    GTEST_SKIP() << "set KOKKOSRMSNORM_LARGE_TESTS=1 to run";
+  }
+  using T = Kokkos::Experimental::bhalf_t;
+  using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::CudaSpace>;
+  const std::size_t rows = 65536, n = 40000;
+  Matrix x("x", rows, n), y("y", rows, n);
+  Kokkos::View<T*, Kokkos::CudaSpace> weight("weight", n);
+  Testing::fill_uniform(weight, 5);
+  Kokkos::parallel_for(
+      Kokkos::MDRangePolicy<Kokkos::Cuda, Kokkos::Rank<2>>({0, 0}, {rows, n}),
+      FillWithIndexHash<Matrix>{x});
+  Kokkos::deep_copy(y, T(std::numeric_limits<float>::quiet_NaN()));
+  rms_norm(x, weight, y, 1e-6);
+  Kokkos::fence();
+  const std::size_t row_of_2_to_31 = (std::size_t(1) << 31) / n;
+  for (std::size_t row :
+       {std::size_t(0), row_of_2_to_31, row_of_2_to_31 + 1, rows - 1}) {
+    const auto one_row = Kokkos::make_pair(row, row + 1);
+    expect_reference_result(Kokkos::subview(x, one_row, Kokkos::ALL), weight,
+                            Kokkos::subview(y, one_row, Kokkos::ALL), 1e-6,
+                            "row " + std::to_string(row));
+  }
 }
 
 }  // namespace KokkosRMSNorm::Test
