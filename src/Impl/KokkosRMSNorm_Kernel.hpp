@@ -12,7 +12,7 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// The arithmetic on rows of Packs shared by both kernels:
+// The arithmetic on rows of Packs, apart from how lanes share the rows:
 // y = x * rstd * w, rstd = 1 / sqrt(sum(x^2) / N + eps).
 template <class XRows, class WeightRow, class YRows>
 struct RowMath {
