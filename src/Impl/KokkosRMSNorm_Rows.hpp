@@ -34,8 +34,9 @@ bool has_row_order(const View& view, RowOrder order) {
 template <class XView, class YView>
 RowOrder common_row_order(const XView& x, const YView& y) {
   for (RowOrder order : {RowOrder::batch_major, RowOrder::sequence_major}) {
-    if (has_row_order(x, order) && has_row_order(y, order))
+    if (has_row_order(x, order) && has_row_order(y, order)) {
       return order;
+    }
   }
   throw_invalid("the (batch, sequence) rows of x extents " + extents_of(x) +
                 " and y extents " + extents_of(y) +
@@ -54,8 +55,9 @@ RowsOf<View> as_rows(const View& view, RowOrder order) {
   std::size_t rows = view.extent(0), row_stride = view.stride(0);
   if constexpr (View::rank == 3) {
     rows *= view.extent(1);
-    if (order == RowOrder::batch_major)
+    if (order == RowOrder::batch_major) {
       row_stride = view.stride(1);
+    }
   }
   return RowsOf<View>(view.data(),
                       Kokkos::LayoutStride(rows, row_stride, view.extent(last),
