@@ -21,17 +21,15 @@ class InvalidArgumentsTest : public ::testing::Test {
  protected:
   static constexpr double sentinel = 42;
 
-  // Expects rms_norm to throw std::invalid_argument whose message holds
-  // every one of `words`, and y to keep the sentinel it held before.
-  template <class... Words>
-  void expect_rejected(std::size_t x_rows, std::size_t x_n, std::size_t y_rows,
-                       std::size_t y_n, std::size_t weight_n, double eps,
+  // Expects rms_norm(x, weight, y) to throw std::invalid_argument whose
+  // message holds every one of `words`, and y_allocation, the whole
+  // allocation y views, to keep the sentinel it is given beforehand.
+  template <class XView, class YView, class YAllocation, class... Words>
+  void expect_rejected(const XView& x, const YView& y,
+                       const YAllocation& y_allocation,
+                       const typename Case::vector& weight, double eps,
                        const Words&... words) {
-    typename Case::matrix x("x", x_rows, x_n), y("y", y_rows, y_n);
-    typename Case::vector weight("weight", weight_n);
-    Testing::fill_uniform(x, 1);
-    Testing::fill_uniform(weight, 2);
-    Testing::poison(y, sentinel);
+    Testing::poison(y_allocation, sentinel);
     try {
       rms_norm(typename Case::execution_space(), x, weight, y, eps);
       ADD_FAILURE() << "no exception";
@@ -42,12 +40,23 @@ class InvalidArgumentsTest : public ::testing::Test {
             << "'" << word << "' missing from: " << message;
       }
     }
-    const auto y_host = Testing::to_host_doubles(y);
-    for (std::size_t i = 0; i < y_rows; ++i) {
-      for (std::size_t j = 0; j < y_n; ++j) {
-        ASSERT_EQ(y_host(i, j), sentinel) << "y written at " << i << ", " << j;
-      }
+    const auto y_host =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_allocation);
+    for (std::size_t i = 0; i < y_host.size(); ++i) {
+      ASSERT_EQ(double(y_host.data()[i]), sentinel) << "y written at " << i;
     }
+  }
+
+  // The same for rank-2 Views of the given extents, x and weight seeded.
+  template <class... Words>
+  void expect_rejected(std::size_t x_rows, std::size_t x_n, std::size_t y_rows,
+                       std::size_t y_n, std::size_t weight_n, double eps,
+                       const Words&... words) {
+    typename Case::matrix x("x", x_rows, x_n), y("y", y_rows, y_n);
+    typename Case::vector weight("weight", weight_n);
+    Testing::fill_uniform(x, 1);
+    Testing::fill_uniform(weight, 2);
+    expect_rejected(x, y, y, weight, eps, words...);
   }
 };
 
@@ -100,24 +109,9 @@ TYPED_TEST_P(InvalidArgumentsTest, Rank3RowsNotEvenlySpaced) {
       return Kokkos::subview(all, three, Kokkos::ALL, Kokkos::ALL);
     }
   };
-  Testing::poison(y_all, this->sentinel);
-  try {
-    rms_norm(typename TypeParam::execution_space(), cut(x_all), weight,
-             cut(y_all), 1e-6);
-    ADD_FAILURE() << "no exception";
-  } catch (const std::invalid_argument& error) {
-    const std::string message = error.what();
-    EXPECT_NE(message.find("not evenly spaced"), std::string::npos) << message;
-    EXPECT_NE(
-        message.find(right ? "x extents (4, 3, 8)" : "x extents (3, 4, 8)"),
-        std::string::npos)
-        << message;
-  }
-  const auto y_host =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_all);
-  for (std::size_t i = 0; i < y_host.size(); ++i) {
-    ASSERT_EQ(y_host.data()[i], T(this->sentinel)) << "y written";
-  }
+  this->expect_rejected(cut(x_all), cut(y_all), y_all, weight, 1e-6,
+                        "not evenly spaced",
+                        right ? "x extents (4, 3, 8)" : "x extents (3, 4, 8)");
 }
 
 REGISTER_TYPED_TEST_SUITE_P(InvalidArgumentsTest, YExtentsDiffer, WeightLength,
