@@ -25,24 +25,31 @@ const char* const usage =
     "usage: rmsnorm_run [--M rows] [--N row_length] [--eps eps] [--seed s]\n"
     "  defaults: --M 64 --N 256 --eps 1e-6 --seed 12345\n";
 
-// Reads a whole unsigned decimal number; false on anything else.
-bool parse_count(const std::string& text, std::uint64_t& value) {
-  if (text.empty() || text.find_first_not_of("0123456789") != text.npos) {
-    return false;
-  }
-  value = std::stoull(text);
-  return true;
-}
-
-// Reads a whole floating-point number; false on anything else.
-bool parse_real(const std::string& text, double& value) {
+// Reads a whole number with `read` (std::stoull, std::stod); false on
+// anything else, including a value out of range.
+template <class T, class Read>
+bool parse_whole(const std::string& text, T& value, Read read) {
   try {
     std::size_t used = 0;
-    value = std::stod(text, &used);
+    value = read(text, &used);
     return used == text.size();
   } catch (const std::exception&) {
     return false;
   }
+}
+
+bool parse_count(const std::string& text, std::uint64_t& value) {
+  // std::stoull would accept a sign and leading spaces.
+  return !text.empty() && text.find_first_not_of("0123456789") == text.npos &&
+         parse_whole(text, value, [](const std::string& t, std::size_t* used) {
+           return std::stoull(t, used);
+         });
+}
+
+bool parse_real(const std::string& text, double& value) {
+  return parse_whole(text, value, [](const std::string& t, std::size_t* used) {
+    return std::stod(t, used);
+  });
 }
 
 // Parses "--flag value" pairs; false on anything it does not understand.
