@@ -3,9 +3,11 @@
 
 // The implementations timed per shape and dtype: this package's kernel, the
 // Kokkos Kernels composition and the launch floor (an empty TeamPolicy of
-// the same launch shape). Names: <impl>/<dtype>/M:<rows>/N:<n>.
+// the same launch shape); on fewer shapes, the fused residual add and the
+// backward pass. Names: <impl>/<dtype>/M:<rows>/N:<n>.
 
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -33,13 +35,14 @@ inline benchmark::internal::Benchmark* configure(
 
 // Registers `name`, timing back to back over the shape's rotating buffers
 // the call that make_call(buffers) returns (a callable taking the index of
-// a copy).
+// a copy), which moves `matrices` M x N matrices.
 template <class T, class MakeCall>
 void register_over_buffers(const std::string& name, const Shape& shape,
-                           double copy_ceiling_gbps, MakeCall make_call) {
+                           double copy_ceiling_gbps, MakeCall make_call,
+                           int matrices = 2) {
   configure(
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-        const std::size_t bytes = bytes_per_call<T>(shape);
+        const std::size_t bytes = bytes_per_call<T>(shape, matrices);
         const Rotation rotation = rotation_for(bytes);
         const Buffers<T>& buffers = buffers_for<T>(shape, rotation.copies);
         time_calls(state, Space(), rotation.copies, bytes, rotation.cached,
@@ -56,6 +59,45 @@ void register_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
                                         buffers.y[c], eps);
                              };
                            });
+}
+
+// The fused residual add in place, as vLLM calls it: x and the residual
+// read, the sum written over the residual and y over x, four matrices.
+template <class T>
+void register_add_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
+  register_over_buffers<T>(
+      benchmark_name<T>("add_rms_norm", shape), shape, copy_ceiling_gbps,
+      [](const Buffers<T>& buffers) {
+        return [&buffers](int c) {
+          add_rms_norm(Space(), buffers.x[c], buffers.y[c], buffers.y[c],
+                       buffers.weight, buffers.x[c], eps);
+        };
+      },
+      4);
+}
+
+// The backward pass: dy (the y buffers) and x read, dx written, three
+// matrices; its workspace is allocated and freed inside each call.
+template <class T>
+void register_backward(const Shape& shape, double copy_ceiling_gbps) {
+  register_over_buffers<T>(
+      benchmark_name<T>("rms_norm_backward", shape), shape, copy_ceiling_gbps,
+      [shape](const Buffers<T>& buffers) {
+        using Matrix = typename Buffers<T>::Matrix;
+        std::vector<Matrix> dx;
+        for (std::size_t c = 0; c < buffers.x.size(); ++c) {
+          dx.emplace_back("dx", shape.rows, shape.n);
+        }
+        Kokkos::View<Impl::accumulation_type_t<T>*, Space> rstd("rstd",
+                                                                shape.rows);
+        Kokkos::deep_copy(rstd, 1);
+        typename Buffers<T>::Vector dweight("dweight", shape.n);
+        return [&buffers, dx, rstd, dweight](int c) {
+          rms_norm_backward(Space(), buffers.y[c], buffers.x[c], buffers.weight,
+                            rstd, dx[c], dweight);
+        };
+      },
+      3);
 }
 
 struct EmptyTeamKernel {
@@ -109,6 +151,12 @@ void register_all(const Shape& shape, double copy_ceiling_gbps) {
   }
 #endif
   register_launch_floor<T>(shape, copy_ceiling_gbps);
+}
+
+template <class T>
+void register_features(const Shape& shape, double copy_ceiling_gbps) {
+  register_add_rms_norm<T>(shape, copy_ceiling_gbps);
+  register_backward<T>(shape, copy_ceiling_gbps);
 }
 
 }  // namespace KokkosRMSNorm::PerfTest

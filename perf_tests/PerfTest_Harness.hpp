@@ -44,10 +44,11 @@ struct Shape {
   std::size_t n;
 };
 
-// Bytes one call must move at least: x read, y written, weight read once.
+// Bytes one call must move at least: `matrices` M x N matrices read or
+// written (x read and y written for rms_norm), and the weight read once.
 template <class T>
-std::size_t bytes_per_call(const Shape& shape) {
-  return (2 * shape.rows * shape.n + shape.n) * sizeof(T);
+std::size_t bytes_per_call(const Shape& shape, int matrices = 2) {
+  return (matrices * shape.rows * shape.n + shape.n) * sizeof(T);
 }
 
 // Enough copies of a shape's buffers that one sweep over them moves about

@@ -31,6 +31,10 @@ const std::vector<Shape> full_shapes = {
     {16384, 4096}, {16384, 5120}, {32768, 4096}, {16384, 8192}, {8192, 16384},
     {2048, 65536}, {256, 262144}, {65536, 256},  {65536, 1024}};
 const std::vector<Shape> smoke_shapes = {{64, 256}, {1, 4096}, {128, 1000}};
+// Where the fused residual add and the backward pass are timed.
+const std::vector<Shape> feature_shapes = {
+    {4096, 4096}, {16384, 4096}, {16384, 8192}};
+const std::vector<Shape> smoke_feature_shapes = {{128, 1000}};
 
 }  // namespace
 
@@ -69,6 +73,12 @@ int main(int argc, char** argv) {
       P::register_all<float>(shape, ceiling);
 #ifdef KOKKOSRMSNORM_HAS_BHALF_T
       P::register_all<Kokkos::Experimental::bhalf_t>(shape, ceiling);
+#endif
+    }
+    for (const Shape& shape : smoke ? smoke_feature_shapes : feature_shapes) {
+      P::register_features<float>(shape, ceiling);
+#ifdef KOKKOSRMSNORM_HAS_BHALF_T
+      P::register_features<Kokkos::Experimental::bhalf_t>(shape, ceiling);
 #endif
     }
 #ifdef KOKKOS_ENABLE_CUDA

@@ -49,8 +49,12 @@ void register_sweep(const Shape& shape, double copy_ceiling_gbps) {
         benchmark_name<T>("sweep", shape) + "/" + describe(launch), shape,
         copy_ceiling_gbps, [launch](const Buffers<T>& buffers) {
           return [&buffers, launch, space = Space()](int c) {
-            Impl::launch_rms_norm<width>(space, buffers.x[c], buffers.weight,
-                                         buffers.y[c], eps, launch);
+            Impl::launch_rms_norm(
+                space,
+                Impl::make_row_math<width>(buffers.x[c], Impl::None(),
+                                           Impl::None(), buffers.weight,
+                                           buffers.y[c], Impl::None(), eps),
+                launch);
           };
         });
   }

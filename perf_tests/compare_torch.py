@@ -22,6 +22,12 @@ What is timed, and how:
     (method "do_bench").
   * A PyTorch copy ceiling (dst.copy_(src) of 2 GiB, bytes = 2 * 2 GiB, do_bench
     median) is printed for reference only.
+  * Fused residual add and backward, on the shapes the harness timed them:
+      torch_compile_add: torch.compile of h = x + r; y = textbook RMSNorm of h, returning
+                         (y, h); bytes = (4*M*N + N) * itemsize, as for add_rms_norm.
+      torch_backward:    torch.autograd.grad of F.rms_norm for (x, w) given dy, the forward
+                         graph kept; bytes = (3*M*N + N) * itemsize (read dy and x, write
+                         dx), as for rms_norm_backward. Both timed by do_bench.
 C++ rows use the harness's own `us`, `gbps` and `pct_of_copy` counters.
 --no-torch skips all PyTorch work (torch columns empty), e.g. to test on a machine without a GPU.
 """
@@ -40,7 +46,11 @@ ITEMSIZE = {"float32": 4, "bfloat16": 2, "float16": 2, "float64": 8}
 CPP_IMPLS = ["kokkosrmsnorm", "kokkos_kernels"]
 TABLE_IMPLS = CPP_IMPLS + ["torch_eager", "torch_compile"]
 COLORS = dict(zip(TABLE_IMPLS, ["tab:blue", "tab:orange", "tab:green", "tab:red"]))
-NAME_RE = re.compile(r"^(kokkosrmsnorm|kokkos_kernels|launch_floor)/(" + "|".join(DTYPES)
+# The fused residual add and the backward pass: C++ impl -> (torch counterpart, matrices moved).
+FEATURES = {"add_rms_norm": ("torch_compile_add", 4), "rms_norm_backward": ("torch_backward", 3)}
+FEATURE_IMPLS = [name for impl, (torch_impl, _) in FEATURES.items() for name in (impl, torch_impl)]
+NAME_RE = re.compile(r"^(kokkosrmsnorm|kokkos_kernels|launch_floor|" + "|".join(FEATURES)
+                     + r")/(" + "|".join(DTYPES)
                      + r")/M:(\d+)/N:(\d+)(/.*)?$")
 TIME_UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 SMALL_BYTES = 64 * 2**20       # 2*M*N*itemsize below this: L2-resident, graph replay
@@ -52,8 +62,8 @@ def log(msg):
     print(msg, flush=True)
 
 
-def shape_bytes(dtype, m, n):
-    return (2 * m * n + n) * ITEMSIZE[dtype]
+def shape_bytes(dtype, m, n, matrices=2):
+    return (matrices * m * n + n) * ITEMSIZE[dtype]
 
 
 # ----------------------------------------------------------------------------- input
@@ -81,7 +91,7 @@ def parse_bench_json(path):
         impl, dtype, M, N = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
         gbps = b.get("gbps")
         if gbps is None and us:
-            gbps = shape_bytes(dtype, M, N) / (us * 1e-6) / 1e9
+            gbps = shape_bytes(dtype, M, N, FEATURES.get(impl, (None, 2))[1]) / (us * 1e-6) / 1e9
         cpp_rows[(impl, dtype, M, N)] = {"us": us, "gbps": gbps, "pct": b.get("pct_of_copy"),
                                          "cached": float(b.get("cached", 0.0)) == 1.0}
     return ctx, cpp_rows, other
@@ -196,6 +206,48 @@ def time_torch_shapes(shapes, eps):
     return results
 
 
+def time_torch_features(shapes, eps):
+    """Time the torch counterparts of the fused add and the backward pass on each
+    (impl, dtype, M, N) of the C++ feature rows. Returns {(torch_impl, dtype, M, N): dict}."""
+    import torch
+    import torch.nn.functional as F
+
+    def add_then_norm(x, r, w):
+        h = x + r
+        hf = h.float()
+        y = hf * torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + eps)
+        return (y * w.float()).to(x.dtype), h
+
+    compiled_add = torch.compile(add_then_norm, dynamic=False)
+    results = {}
+    for impl, dtype, M, N in sorted(shapes):
+        torch_impl, matrices = FEATURES[impl]
+        torch.manual_seed(1234)
+        tdtype = getattr(torch, dtype)
+        x = torch.randn(M, N, dtype=tdtype, device="cuda")
+        w = torch.randn(N, dtype=tdtype, device="cuda")
+        other = torch.randn(M, N, dtype=tdtype, device="cuda")  # residual or dy
+        if impl == "add_rms_norm":
+            fn = functools.partial(compiled_add, x, other, w)
+        else:
+            x.requires_grad_(True)
+            w.requires_grad_(True)
+            y = F.rms_norm(x, (N,), w, eps=eps)
+            fn = functools.partial(torch.autograd.grad, y, (x, w), other, retain_graph=True)
+        try:
+            fn()
+            us = time_do_bench(fn)
+        except Exception as e:  # keep going: one failing shape must not lose the run
+            log(f"WARNING: {torch_impl} {dtype} M={M} N={N} failed: {type(e).__name__}: {e}")
+            continue
+        gbps = shape_bytes(dtype, M, N, matrices) / (us * 1e-6) / 1e9
+        results[(torch_impl, dtype, M, N)] = {"us": us, "gbps": gbps, "method": "do_bench"}
+        log(f"{torch_impl} {dtype} M={M} N={N}: {us:.1f} us")
+        del x, w, other, fn
+        torch.cuda.empty_cache()
+    return results
+
+
 # ----------------------------------------------------------------------------- output
 def fmt_us(us):
     return "–" if us is None else (f"{us:.1f}" if us < 100 else f"{us:.0f}")
@@ -235,6 +287,18 @@ def build_markdown(rows, shapes, other, meta):
         out += ["", "\\* buffers fit in L2: the C++ timings of these shapes are L2-warm; "
                 "torch shapes with 2·M·N·itemsize < 64 MiB are timed by CUDA-graph replay "
                 "(also L2-warm), larger ones by do_bench with L2 flushed."]
+    feature_shapes = sorted({(d, M, N) for (i, d, M, N) in rows if i in FEATURES}, key=shape_key)
+    if feature_shapes:
+        head = ["dtype", "M", "N"] + [f"{impl} {unit}" for impl in FEATURE_IMPLS
+                                      for unit in ("µs", "% copy")]
+        out += ["", "Fused residual add (4 matrices moved) and backward (3 matrices):", "",
+                "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for dtype, M, N in feature_shapes:
+            cells = [dtype, str(M), str(N)]
+            for impl in FEATURE_IMPLS:
+                r = rows.get((impl, dtype, M, N), {})
+                cells += [fmt_us(r.get("us")), fmt_pct(r.get("pct"))]
+            out.append("| " + " | ".join(cells) + " |")
     if other:
         out += ["", "Other measurements:", "", "| name | µs |", "|---|---|"]
         out += [f"| {name} | {fmt_us(us)} |" for name, us in other]
@@ -283,7 +347,7 @@ def plot_bandwidth(rows, path, meta):
 def build_results_json(rows, meta):
     results = []
     for (impl, dtype, M, N), r in rows.items():
-        if impl not in TABLE_IMPLS or r.get("us") is None:
+        if impl not in TABLE_IMPLS + FEATURE_IMPLS or r.get("us") is None:
             continue
         method = r.get("method") or ("kokkos_harness_cached" if r.get("cached") else "kokkos_harness")
         results.append({"impl": impl, "dtype": dtype, "M": M, "N": N,
@@ -332,7 +396,9 @@ def main():
         device = device or torch.cuda.get_device_name()
         torch_copy = torch_copy_ceiling_gbps()
         log(f"torch copy ceiling {torch_copy:.0f} GB/s (reference only)")
-        for key, r in time_torch_shapes(shapes, args.eps).items():
+        feature_rows = [key for key in cpp_rows if key[0] in FEATURES]
+        for key, r in {**time_torch_shapes(shapes, args.eps),
+                       **time_torch_features(feature_rows, args.eps)}.items():
             r["pct"] = 100.0 * r["gbps"] / ceiling
             rows[key] = r
     meta = {"date": args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat(),

@@ -1,7 +1,10 @@
 #ifndef KOKKOSRMSNORM_HPP
 #define KOKKOSRMSNORM_HPP
 
+#include "KokkosRMSNorm_AddRMSNorm.hpp"
+#include "KokkosRMSNorm_Backward.hpp"
 #include "KokkosRMSNorm_RMSNorm.hpp"
 #include "KokkosRMSNorm_Version.hpp"
+#include "KokkosRMSNorm_Weight.hpp"
 
 #endif

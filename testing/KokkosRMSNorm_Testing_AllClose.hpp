@@ -17,10 +17,13 @@ struct Mismatches {
   explicit operator bool() const { return count > 0; }
 };
 
-// numpy.allclose semantics: |actual - expected| <= atol + rtol * |expected|,
-// elementwise; NaN in actual matches only NaN in expected.
-inline Mismatches allclose(const HostMatrix& actual, const HostMatrix& expected,
-                           double rtol, double atol) {
+// |actual - expected| <= atol + rtol * scale elementwise, scale bounding
+// the rounding error of each expected value; NaN in actual matches only NaN
+// in expected.
+inline Mismatches allclose_to_scale(const HostMatrix& actual,
+                                    const HostMatrix& expected,
+                                    const HostMatrix& scale, double rtol,
+                                    double atol) {
   Mismatches out;
   for (std::size_t i = 0; i < expected.extent(0); ++i) {
     for (std::size_t j = 0; j < expected.extent(1); ++j) {
@@ -28,7 +31,7 @@ inline Mismatches allclose(const HostMatrix& actual, const HostMatrix& expected,
       const double e = expected(i, j);
       const bool close = std::isnan(e)
                              ? std::isnan(a)
-                             : std::abs(a - e) <= atol + rtol * std::abs(e);
+                             : std::abs(a - e) <= atol + rtol * scale(i, j);
       if (close)
         continue;
       if (out.count++ == 0) {
@@ -40,6 +43,21 @@ inline Mismatches allclose(const HostMatrix& actual, const HostMatrix& expected,
     }
   }
   return out;
+}
+
+// numpy.allclose semantics: |actual - expected| <= atol + rtol * |expected|.
+inline Mismatches allclose(const HostMatrix& actual, const HostMatrix& expected,
+                           double rtol, double atol) {
+  HostMatrix magnitude("magnitude", expected.extent(0), expected.extent(1));
+  for (std::size_t i = 0; i < expected.extent(0); ++i)
+    for (std::size_t j = 0; j < expected.extent(1); ++j)
+      magnitude(i, j) = std::abs(expected(i, j));
+  return allclose_to_scale(actual, expected, magnitude, rtol, atol);
+}
+
+// A vector as a matrix of one row, over the same memory.
+inline HostMatrix as_row(const HostVector& vector) {
+  return HostMatrix(vector.data(), 1, vector.extent(0));
 }
 
 }  // namespace KokkosRMSNorm::Testing

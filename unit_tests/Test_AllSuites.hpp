@@ -4,8 +4,11 @@
 // Every backend-agnostic suite; a backend's test file instantiates them all
 // for its execution space with KOKKOSRMSNORM_INSTANTIATE_TESTS.
 
+#include "Test_AddRMSNorm.hpp"
+#include "Test_Backward.hpp"
 #include "Test_InvalidArguments.hpp"
 #include "Test_Numerics.hpp"
+#include "Test_Options.hpp"
 #include "Test_RMSNorm.hpp"
 #include "Test_Randomized.hpp"
 
@@ -27,6 +30,12 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Name, NumericsTest,                    \
                                  KokkosRMSNorm::Test::CasesFor<Space>); \
   INSTANTIATE_TYPED_TEST_SUITE_P(Name, RandomizedTest,                  \
+                                 KokkosRMSNorm::Test::CasesFor<Space>); \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Name, OptionsTest,                     \
+                                 KokkosRMSNorm::Test::CasesFor<Space>); \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Name, AddRMSNormTest,                  \
+                                 KokkosRMSNorm::Test::CasesFor<Space>); \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Name, BackwardTest,                    \
                                  KokkosRMSNorm::Test::CasesFor<Space>); \
   KOKKOSRMSNORM_INSTANTIATE_KOKKOSKERNELS_TESTS(Name, Space)
 

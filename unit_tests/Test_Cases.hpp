@@ -56,20 +56,36 @@ struct Tolerance<double> {
   static constexpr double tiny = 1e-150, huge = 1e150;
 };
 
-// Expects y to equal the double host reference of rms_norm(x, weight, eps)
-// elementwise, within the tolerance of y's type; `what` names the case.
+// Expects `actual` to match `expected` within the tolerance of T.
+template <class T>
+void expect_close(const Testing::HostMatrix& actual,
+                  const Testing::HostMatrix& expected,
+                  const std::string& what) {
+  const auto mismatches = Testing::allclose(
+      actual, expected, Tolerance<T>::rtol, Tolerance<T>::atol);
+  EXPECT_FALSE(mismatches) << mismatches.count << " mismatches for " << what
+                           << ", first " << mismatches.first;
+}
+
+// Expects y to equal the double host reference of RMSNorm of x with the
+// weight factors `factors`, elementwise, within the tolerance of y's type;
+// `what` names the case.
+template <class XView, class YView>
+void expect_reference_result(const XView& x, const Testing::HostVector& factors,
+                             const YView& y, double eps,
+                             const std::string& what) {
+  expect_close<typename YView::non_const_value_type>(
+      Testing::to_host_doubles(y),
+      Testing::reference_rms_norm(Testing::to_host_doubles(x), factors, eps),
+      what);
+}
+
+// The same for a weight View.
 template <class XView, class WeightView, class YView>
 void expect_reference_result(const XView& x, const WeightView& weight,
                              const YView& y, double eps,
                              const std::string& what) {
-  using T = typename YView::non_const_value_type;
-  const auto expected = Testing::reference_rms_norm(
-      Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight), eps);
-  const auto mismatches =
-      Testing::allclose(Testing::to_host_doubles(y), expected,
-                        Tolerance<T>::rtol, Tolerance<T>::atol);
-  EXPECT_FALSE(mismatches) << mismatches.count << " mismatches for " << what
-                           << ", first " << mismatches.first;
+  expect_reference_result(x, Testing::to_host_doubles_1d(weight), y, eps, what);
 }
 
 }  // namespace KokkosRMSNorm::Test

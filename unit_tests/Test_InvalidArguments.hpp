@@ -114,8 +114,81 @@ TYPED_TEST_P(InvalidArgumentsTest, Rank3RowsNotEvenlySpaced) {
                         right ? "x extents (4, 3, 8)" : "x extents (3, 4, 8)");
 }
 
+// Expects call() to throw std::invalid_argument whose message holds every
+// one of `words`.
+template <class Call, class... Words>
+void expect_invalid(const Call& call, const Words&... words) {
+  try {
+    call();
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    const std::string message = error.what();
+    for (const std::string& word : {std::string(words)...}) {
+      EXPECT_NE(message.find(word), std::string::npos)
+          << "'" << word << "' missing from: " << message;
+    }
+  }
+}
+
+TYPED_TEST_P(InvalidArgumentsTest, OtherArguments) {
+  // The residual, sum, rstd, dy, dx and dweight arguments of each entry
+  // point are checked the same way, and a rejected call writes nothing.
+  using Space = typename TypeParam::execution_space;
+  using Accumulation =
+      Impl::accumulation_type_t<typename TypeParam::value_type>;
+  using Matrix = typename TypeParam::matrix;
+  using Vector = typename TypeParam::vector;
+  using Rstd = Kokkos::View<Accumulation*, Space>;
+  const double sentinel = TestFixture::sentinel;
+  Matrix x("x", 4, 8), good("good", 4, 8), bad("bad", 4, 7), out("out", 4, 8);
+  Vector weight("weight", 8), bad_weight("bad weight", 7), dweight("dw", 8);
+  Rstd rstd("rstd", 4), bad_rstd("bad rstd", 5);
+  Testing::fill_uniform(x, 1);
+  Testing::fill_uniform(good, 2);
+  Testing::fill_uniform(weight, 3);
+  Kokkos::deep_copy(rstd, 1.0);
+  Testing::poison(out, sentinel);
+  Testing::poison(dweight, sentinel);
+  const Space space;
+  expect_invalid([&] { add_rms_norm(space, x, bad, good, weight, out, 1e-6); },
+                 "add_rms_norm", "residual extents (4, 7)", "x extents (4, 8)");
+  expect_invalid([&] { add_rms_norm(space, x, good, bad, weight, out, 1e-6); },
+                 "add_rms_norm", "sum extents (4, 7)", "x extents (4, 8)");
+  expect_invalid([&] { rms_norm(space, x, weight, out, 1e-6, bad_rstd); },
+                 "rms_norm", "rstd extents (5)", "x extents (4, 8)");
+  expect_invalid([&] { rms_norm(space, x, one_plus(bad_weight), out, 1e-6); },
+                 "weight extents (7)", "x extents (4, 8)");
+  expect_invalid(
+      [&] { rms_norm_backward(space, bad, x, weight, rstd, out, dweight); },
+      "rms_norm_backward", "dy extents (4, 7)", "x extents (4, 8)");
+  expect_invalid(
+      [&] { rms_norm_backward(space, good, x, weight, rstd, bad, dweight); },
+      "rms_norm_backward", "dx extents (4, 7)", "x extents (4, 8)");
+  expect_invalid(
+      [&] {
+        rms_norm_backward(space, good, x, weight, bad_rstd, out, dweight);
+      },
+      "rms_norm_backward", "rstd extents (5)", "x extents (4, 8)");
+  expect_invalid(
+      [&] { rms_norm_backward(space, good, x, weight, rstd, out, bad_weight); },
+      "rms_norm_backward", "dweight extents (7)", "x extents (4, 8)");
+  const auto written = [&](const auto& view) {
+    const auto host =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+    for (std::size_t i = 0; i < host.size(); ++i) {
+      if (double(host.data()[i]) != sentinel) {
+        return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_FALSE(written(out));
+  EXPECT_FALSE(written(dweight));
+}
+
 REGISTER_TYPED_TEST_SUITE_P(InvalidArgumentsTest, YExtentsDiffer, WeightLength,
-                            Eps, EmptyViewsAreANoOp, Rank3RowsNotEvenlySpaced);
+                            Eps, EmptyViewsAreANoOp, Rank3RowsNotEvenlySpaced,
+                            OtherArguments);
 
 }  // namespace KokkosRMSNorm::Test
 

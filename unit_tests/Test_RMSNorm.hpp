@@ -130,7 +130,11 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
         Testing::fill_uniform(x, n);
         Testing::fill_uniform(weight, n + 1);
         Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
-        Impl::launch_rms_norm<1>(Space(), x, weight, y, 1e-6, shape);
+        Impl::launch_rms_norm(
+            Space(),
+            Impl::make_row_math<1>(x, Impl::None(), Impl::None(), weight, y,
+                                   Impl::None(), 1e-6),
+            shape);
         Space().fence();
         expect_reference_result(
             x, weight, y, 1e-6,

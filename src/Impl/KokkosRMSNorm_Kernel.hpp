@@ -8,27 +8,64 @@
 #include "KokkosRMSNorm_Compat.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
+#include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
+#include "KokkosRMSNorm_WeightFactors.hpp"
 
 namespace KokkosRMSNorm::Impl {
 
 // The arithmetic on rows of Packs, apart from how lanes share the rows:
-// y = x * rstd * w, rstd = 1 / sqrt(sum(x^2) / N + eps).
-template <class XRows, class WeightRow, class YRows>
+// h = x (or x + residual, rounded to x's type and stored to sum), then
+// y = h * rstd * weight factor, rstd = 1 / sqrt(sum(h^2) / N + eps), rstd
+// stored to rstd_out. Absent operands are None.
+template <class XRows, class ResidualRows, class SumRows, class Weight,
+          class YRows, class RstdValues>
 struct RowMath {
-  using x_pack = typename XRows::non_const_value_type;
-  using y_pack = typename YRows::non_const_value_type;
-  using y_type = typename y_pack::value_type;
-  using accumulation_type = accumulation_type_t<y_type>;
-  static constexpr int width = x_pack::width;
+  using pack = typename YRows::non_const_value_type;
+  using value_type = typename pack::value_type;
+  using accumulation_type = accumulation_type_t<value_type>;
+  static constexpr int width = pack::width;
+  static constexpr bool adds_residual = !is_none_v<ResidualRows>;
 
   XRows x;
-  WeightRow weight;
+  ResidualRows residual;
+  SumRows sum;
+  Weight weight;
   YRows y;
+  RstdValues rstd_out;
   accumulation_type eps;
   accumulation_type inverse_n;  // 1 / elements per row
 
-  KOKKOS_INLINE_FUNCTION static void add_squares(const x_pack& v,
+  std::size_t rows() const { return x.extent(0); }
+  std::size_t packs_per_row() const { return x.extent(1); }
+
+  // The Pack j of row h, which a lane reads first.
+  KOKKOS_INLINE_FUNCTION pack load(std::size_t row, int j) const {
+    if constexpr (adds_residual) {
+      const pack a = x(row, j), b = residual(row, j);
+      pack h;
+      for (int k = 0; k < width; ++k) {
+        h.lane[k] =
+            static_cast<value_type>(static_cast<accumulation_type>(a.lane[k]) +
+                                    static_cast<accumulation_type>(b.lane[k]));
+      }
+      sum(row, j) = h;
+      return h;
+    } else {
+      return x(row, j);
+    }
+  }
+
+  // The same Pack read again by the lane that loaded it, on a second sweep.
+  KOKKOS_INLINE_FUNCTION pack reload(std::size_t row, int j) const {
+    if constexpr (adds_residual) {
+      return sum(row, j);
+    } else {
+      return x(row, j);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION static void add_squares(const pack& v,
                                                  accumulation_type& sum) {
     for (int k = 0; k < width; ++k) {
       const auto value = static_cast<accumulation_type>(v.lane[k]);
@@ -41,19 +78,52 @@ struct RowMath {
     return rsqrt(sum_of_squares * inverse_n + eps);
   }
 
+  KOKKOS_INLINE_FUNCTION void store_rstd(std::size_t row,
+                                         accumulation_type rstd) const {
+    if constexpr (!is_none_v<RstdValues>) {
+      rstd_out(row) = rstd;
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void store_scaled(std::size_t row, int j,
-                                           const x_pack& v,
+                                           const pack& h,
                                            accumulation_type rstd) const {
-    const auto w = weight(j);
-    y_pack out;
+    accumulation_type values[width];
     for (int k = 0; k < width; ++k) {
-      out.lane[k] =
-          static_cast<y_type>(static_cast<accumulation_type>(v.lane[k]) * rstd *
-                              static_cast<accumulation_type>(w.lane[k]));
+      values[k] = static_cast<accumulation_type>(h.lane[k]) * rstd;
+    }
+    weight.scale(j, values);
+    pack out;
+    for (int k = 0; k < width; ++k) {
+      out.lane[k] = static_cast<value_type>(values[k]);
     }
     y(row, j) = out;
   }
 };
+
+// The RowMath of rows of Packs of Width over the given rows (None where
+// absent), weight argument and rstd values.
+template <int Width, class XRows, class ResidualRows, class SumRows,
+          class Weight, class YRows, class RstdValues>
+auto make_row_math(const XRows& x, const ResidualRows& residual,
+                   const SumRows& sum, const Weight& weight, const YRows& y,
+                   const RstdValues& rstd, double eps) {
+  using Math = RowMath<decltype(as_pack_rows<Width>(x)),
+                       decltype(as_pack_rows<Width>(residual)),
+                       decltype(as_pack_rows<Width>(sum)),
+                       decltype(weight_factors<Width>(weight)),
+                       decltype(as_pack_rows<Width>(y)), RstdValues>;
+  using accumulation_type = typename Math::accumulation_type;
+  return Math{
+      as_pack_rows<Width>(x),
+      as_pack_rows<Width>(residual),
+      as_pack_rows<Width>(sum),
+      weight_factors<Width>(weight),
+      as_pack_rows<Width>(y),
+      rstd,
+      static_cast<accumulation_type>(eps),
+      accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};
+}
 
 // Normalizes rows with "lanes": the threads of a team sharing one row
 // (TeamPerRow), or the vector lanes of a team thread, each thread owning a
@@ -62,13 +132,13 @@ struct RowMath {
 // lanes cover in one sweep, stays in registers between the sum of squares
 // and the scaling, so x is read from memory once; a longer row is swept
 // twice. Each lane takes exactly one index of its range (the range's extent
-// is the lane count), so `held` is written and read by the same lane.
+// is the lane count), so `held` is written and read by the same lane, and
+// so is each element of sum.
 template <int PacksPerLane, bool TeamPerRow, bool Resident,
-          class ExecutionSpace, class XRows, class WeightRow, class YRows>
-struct RMSNormKernel : RowMath<XRows, WeightRow, YRows> {
-  using Math = RowMath<XRows, WeightRow, YRows>;
+          class ExecutionSpace, class Math>
+struct RMSNormKernel : Math {
   using typename Math::accumulation_type;
-  using typename Math::x_pack;
+  using typename Math::pack;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
 
   int rows_per_team;
@@ -107,14 +177,15 @@ struct RMSNormKernel : RowMath<XRows, WeightRow, YRows> {
     const int packs = static_cast<int>(this->x.extent(1));
     const int sweep = lane_count * PacksPerLane;  // Packs one sweep covers
     const int sweeps = Resident ? 1 : (packs + sweep - 1) / sweep;
-    x_pack held[PacksPerLane];
+    // Zeroed because g++ cannot see that each read follows a load.
+    pack held[PacksPerLane] = {};
     accumulation_type sum_of_squares = 0;
     Kokkos::parallel_reduce(
         lanes,
         [&](int lane, accumulation_type& sum) {
           for (int start = 0; start < sweeps * sweep; start += sweep) {
             for_each_held(lane, start, packs,
-                          [&](int k, int j) { held[k] = this->x(row, j); });
+                          [&](int k, int j) { held[k] = this->load(row, j); });
             for_each_held(lane, start, packs,
                           [&](int k, int) { Math::add_squares(held[k], sum); });
           }
@@ -122,10 +193,13 @@ struct RMSNormKernel : RowMath<XRows, WeightRow, YRows> {
         sum_of_squares);
     const accumulation_type rstd = this->rstd(sum_of_squares);
     Kokkos::parallel_for(lanes, [&](int lane) {
+      if (lane == 0) {
+        this->store_rstd(row, rstd);
+      }
       for (int start = 0; start < sweeps * sweep; start += sweep) {
         if constexpr (!Resident) {
           for_each_held(lane, start, packs,
-                        [&](int k, int j) { held[k] = this->x(row, j); });
+                        [&](int k, int j) { held[k] = this->reload(row, j); });
         }
         for_each_held(lane, start, packs, [&](int k, int j) {
           this->store_scaled(row, j, held[k], rstd);
@@ -135,21 +209,10 @@ struct RMSNormKernel : RowMath<XRows, WeightRow, YRows> {
   }
 };
 
-// Launches the kernel `shape` names on rows of Packs of Width elements.
-template <int Width, class ExecutionSpace, class XView, class WeightView,
-          class YView>
-void launch_rms_norm(const ExecutionSpace& space, const XView& x,
-                     const WeightView& weight, const YView& y, double eps,
+// Launches the kernel `shape` names for `math`.
+template <class ExecutionSpace, class Math>
+void launch_rms_norm(const ExecutionSpace& space, const Math& math,
                      const LaunchShape& shape) {
-  const auto x_rows = as_pack_rows<Width>(x);
-  const auto weight_row = as_pack_row<Width>(weight);
-  const auto y_rows = as_pack_rows<Width>(y);
-  using Math =
-      RowMath<decltype(x_rows), decltype(weight_row), decltype(y_rows)>;
-  using accumulation_type = typename Math::accumulation_type;
-  const Math math{
-      x_rows, weight_row, y_rows, static_cast<accumulation_type>(eps),
-      accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};
   const bool team_per_row = shape.rows_per_team == 1;
   const int lane_count = team_per_row ? shape.team_size : shape.vector_length;
   const auto launch = [&](auto packs_per_lane, auto team_per_row_constant,
@@ -164,8 +227,7 @@ void launch_rms_norm(const ExecutionSpace& space, const XView& x,
         "KokkosRMSNorm::rms_norm",
         Policy(space, shape.league_size, shape.team_size, shape.vector_length),
         RMSNormKernel<per_lane, decltype(team_per_row_constant)::value,
-                      decltype(resident)::value, ExecutionSpace,
-                      decltype(x_rows), decltype(weight_row), decltype(y_rows)>{
+                      decltype(resident)::value, ExecutionSpace, Math>{
             math, shape.rows_per_team, lane_count});
   };
   // Each kernel variant is compiled for both ways of sharing rows.
@@ -177,7 +239,7 @@ void launch_rms_norm(const ExecutionSpace& space, const XView& x,
     }
   };
   using std::integral_constant;
-  if (x_rows.extent(1) > std::size_t(lane_count) * shape.packs_per_lane) {
+  if (math.packs_per_row() > std::size_t(lane_count) * shape.packs_per_lane) {
     // Rows longer than one sweep are swept four Packs a lane at a time.
     return launch_for_rows(integral_constant<int, 4>(), std::false_type());
   }
@@ -194,13 +256,11 @@ void launch_rms_norm(const ExecutionSpace& space, const XView& x,
 }
 
 // The same with the launch shape chosen for the rows' extents.
-template <int Width, class ExecutionSpace, class XView, class WeightView,
-          class YView>
-void launch_rms_norm(const ExecutionSpace& space, const XView& x,
-                     const WeightView& weight, const YView& y, double eps) {
-  launch_rms_norm<Width>(
-      space, x, weight, y, eps,
-      choose_launch_shape<ExecutionSpace>(x.extent(0), x.extent(1) / Width));
+template <class ExecutionSpace, class Math>
+void launch_rms_norm(const ExecutionSpace& space, const Math& math) {
+  launch_rms_norm(
+      space, math,
+      choose_launch_shape<ExecutionSpace>(math.rows(), math.packs_per_row()));
 }
 
 }  // namespace KokkosRMSNorm::Impl

@@ -6,6 +6,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "KokkosRMSNorm_None.hpp"
+
 namespace KokkosRMSNorm::Impl {
 
 // Width consecutive elements moved as one aligned access. The alignment is
@@ -78,6 +80,24 @@ auto as_pack_row(const View& view) {
   using Element = typename Row::value_type;
   const Kokkos::LayoutStride layout(view.extent(0) / Width, view.stride(0));
   return Row(reinterpret_cast<Element*>(view.data()), layout);
+}
+
+// An absent operand fits any Packs and stays absent.
+template <int Width>
+bool rows_fit_packs(None) {
+  return true;
+}
+template <int Width>
+bool row_fits_packs(None) {
+  return true;
+}
+template <int Width>
+None as_pack_rows(None) {
+  return {};
+}
+template <int Width>
+None as_pack_row(None) {
+  return {};
 }
 
 }  // namespace KokkosRMSNorm::Impl

@@ -8,7 +8,12 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "KokkosRMSNorm_None.hpp"
+
 namespace KokkosRMSNorm::Impl {
+
+// What only the values can tell, checked before anything is launched. Each
+// error names the entry point, the argument and the extents involved.
 
 template <class View>
 std::string extents_of(const View& view) {
@@ -21,29 +26,64 @@ std::string extents_of(const View& view) {
   return out.str();
 }
 
-[[noreturn]] inline void throw_invalid(const std::string& message) {
-  throw std::invalid_argument("KokkosRMSNorm::rms_norm: " + message);
+[[noreturn]] inline void throw_invalid(const char* function,
+                                       const std::string& message) {
+  throw std::invalid_argument(std::string("KokkosRMSNorm::") + function + ": " +
+                              message);
 }
 
-// Checks what only the values can tell, before anything is launched.
-template <class XView, class WeightView, class YView>
-void validate_arguments(const XView& x, const WeightView& weight,
-                        const YView& y, double eps) {
-  for (unsigned r = 0; r < XView::rank; ++r) {
-    if (x.extent(r) != y.extent(r)) {
-      throw_invalid("y extents " + extents_of(y) + " differ from x extents " +
-                    extents_of(x));
+// A row argument has x's extents.
+template <class View, class XView>
+void require_extents_of_x(const char* function, const char* name,
+                          const View& view, const XView& x) {
+  if constexpr (!is_none_v<View>) {
+    for (unsigned r = 0; r < XView::rank; ++r) {
+      if (view.extent(r) != x.extent(r)) {
+        throw_invalid(function, std::string(name) + " extents " +
+                                    extents_of(view) +
+                                    " differ from x extents " + extents_of(x));
+      }
     }
   }
-  if (weight.extent(0) != x.extent(XView::rank - 1)) {
-    throw_invalid("weight extents " + extents_of(weight) +
-                  " do not match the row length of x extents " + extents_of(x));
+}
+
+// A weight or weight gradient has one value per column of x.
+template <class View, class XView>
+void require_row_length(const char* function, const char* name,
+                        const View& view, const XView& x) {
+  if constexpr (!is_none_v<View>) {
+    if (view.extent(0) != x.extent(XView::rank - 1)) {
+      throw_invalid(function, std::string(name) + " extents " +
+                                  extents_of(view) +
+                                  " do not match the row length of x extents " +
+                                  extents_of(x));
+    }
   }
+}
+
+// rstd has one value per row of x: x's extents but the last.
+template <class View, class XView>
+void require_one_per_row(const char* function, const char* name,
+                         const View& view, const XView& x) {
+  if constexpr (!is_none_v<View>) {
+    for (unsigned r = 0; r + 1 < XView::rank; ++r) {
+      if (view.extent(r) != x.extent(r)) {
+        throw_invalid(function, std::string(name) + " extents " +
+                                    extents_of(view) +
+                                    " do not match the rows of x extents " +
+                                    extents_of(x));
+      }
+    }
+  }
+}
+
+template <class XView>
+void require_valid_eps(const char* function, double eps, const XView& x) {
   if (std::isnan(eps) || eps < 0) {
     std::ostringstream out;
     out << "eps must be a non-negative number, got " << eps << " (x extents "
         << extents_of(x) << ")";
-    throw_invalid(out.str());
+    throw_invalid(function, out.str());
   }
 }
 

@@ -41,44 +41,51 @@ using SixteenBitCases = ::testing::Types<
 INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, RMSNormTest, SixteenBitCases);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, NumericsTest, SixteenBitCases);
 INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, RandomizedTest, SixteenBitCases);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, OptionsTest, SixteenBitCases);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, AddRMSNormTest, SixteenBitCases);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, BackwardTest, SixteenBitCases);
 
-// A call can be captured into a CUDA graph on the instance's stream, which
-// fails if it synchronizes, allocates or copies to the host; the replayed
-// graph computes the right result.
-TEST(Cuda, CapturedIntoGraph) {
+// fp16 data near its maximum, 65504: the squares (about 4e9) are far inside
+// float's range, so the float sum of squares does not overflow.
+TEST(Cuda, HalfNearItsMaximum) {
+  using T = Kokkos::Experimental::half_t;
+  const std::size_t rows = 16, n = 4096;
+  Kokkos::View<T**, Kokkos::CudaSpace> x("x", rows, n), y("y", rows, n);
+  Kokkos::View<T*, Kokkos::CudaSpace> weight("weight", n);
+  Testing::fill_uniform(x, 21, 65000.0);
+  Testing::fill_uniform(weight, 22);
+  Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+  rms_norm(x, weight, y, 1e-6);
+  Kokkos::fence();
+  expect_reference_result(x, weight, y, 1e-6, "|x| up to 65000");
+}
+
+// Two execution space instances on two streams run their calls, repeated
+// so that they overlap; both results are right.
+TEST(Cuda, TwoStreams) {
   using Matrix = Kokkos::View<float**, Kokkos::CudaSpace>;
-  cudaStream_t stream;
-  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
-  {
-    const Kokkos::Cuda space(stream);
-    for (auto [rows, n] : {std::pair<std::size_t, std::size_t>{64, 256},
-                           {1, 4096},
-                           {16, 65536}}) {
-      Matrix x("x", rows, n), y("y", rows, n);
-      Kokkos::View<float*, Kokkos::CudaSpace> weight("weight", n);
-      Testing::fill_uniform(x, 11);
-      Testing::fill_uniform(weight, 12);
-      Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
-      Kokkos::fence();
-
-      cudaGraph_t graph;
-      cudaGraphExec_t exec;
-      ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal),
-                cudaSuccess);
-      rms_norm(space, x, weight, y, 1e-6);
-      ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
-      ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-      ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
-      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-      cudaGraphExecDestroy(exec);
-      cudaGraphDestroy(graph);
-
-      expect_reference_result(
-          x, weight, y, 1e-6,
-          "rows=" + std::to_string(rows) + " N=" + std::to_string(n));
-    }
+  const std::size_t rows = 4096, n = 4096;
+  const auto spaces =
+      Kokkos::Experimental::partition_space(Kokkos::Cuda(), 1, 1);
+  Matrix x0("x0", rows, n), y0("y0", rows, n), x1("x1", rows, n),
+      residual1("residual1", rows, n), sum1("sum1", rows, n), y1("y1", rows, n);
+  Kokkos::View<float*, Kokkos::CudaSpace> weight("weight", n);
+  Testing::fill_uniform(x0, 31);
+  Testing::fill_uniform(x1, 32);
+  Testing::fill_uniform(residual1, 33);
+  Testing::fill_uniform(weight, 34);
+  for (const Matrix& out : {y0, sum1, y1}) {
+    Testing::poison(out, std::numeric_limits<double>::quiet_NaN());
   }
-  cudaStreamDestroy(stream);
+  Kokkos::fence();
+  for (int repeat = 0; repeat < 8; ++repeat) {
+    rms_norm(spaces[0], x0, weight, y0, 1e-6);
+    add_rms_norm(spaces[1], x1, residual1, sum1, weight, y1, 1e-6);
+  }
+  spaces[0].fence();
+  spaces[1].fence();
+  expect_reference_result(x0, weight, y0, 1e-6, "stream 0");
+  expect_reference_result(sum1, weight, y1, 1e-6, "stream 1");
 }
 
 // A hash of each element's index in [-1, 1): distinct values everywhere,

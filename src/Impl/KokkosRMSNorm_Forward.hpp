@@ -1,0 +1,67 @@
+#ifndef KOKKOSRMSNORM_IMPL_FORWARD_HPP
+#define KOKKOSRMSNORM_IMPL_FORWARD_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include "KokkosRMSNorm_Kernel.hpp"
+#include "KokkosRMSNorm_None.hpp"
+#include "KokkosRMSNorm_Pack.hpp"
+#include "KokkosRMSNorm_Requirements.hpp"
+#include "KokkosRMSNorm_Rows.hpp"
+#include "KokkosRMSNorm_Validate.hpp"
+#include "KokkosRMSNorm_WeightFactors.hpp"
+
+namespace KokkosRMSNorm::Impl {
+
+// What rms_norm and add_rms_norm share: check every argument, then launch
+// one kernel over rows of 16-byte Packs where every row argument and the
+// weight allow it, element by element otherwise. residual, sum and rstd
+// may be None.
+template <class ExecutionSpace, class XView, class ResidualView, class SumView,
+          class Weight, class YView, class RstdView>
+void rms_norm_forward(const char* function, const ExecutionSpace& space,
+                      const XView& x, const ResidualView& residual,
+                      const SumView& sum, const Weight& weight, const YView& y,
+                      const RstdView& rstd, double eps) {
+  const auto weight_values = weight_view(weight);
+  require_row_views<ExecutionSpace, XView, ResidualView, SumView, YView>();
+  require_writable<SumView, YView, RstdView>();
+  require_weight_view<ExecutionSpace, decltype(weight_view(weight))>();
+  require_rstd_view<ExecutionSpace, RstdView, XView>();
+
+  require_extents_of_x(function, "y", y, x);
+  require_extents_of_x(function, "residual", residual, x);
+  require_extents_of_x(function, "sum", sum, x);
+  require_row_length(function, "weight", weight_values, x);
+  require_one_per_row(function, "rstd", rstd, x);
+  require_valid_eps(function, eps, x);
+  const RowOrder order = common_row_order(function, x, y);
+  constexpr unsigned row_rank = XView::rank - 1;
+  require_row_order<row_rank>(function, "residual", residual, order);
+  require_row_order<row_rank>(function, "sum", sum, order);
+  require_row_order<row_rank>(function, "rstd", rstd, order);
+  if (x.size() == 0) {
+    return;
+  }
+
+  const auto x_rows = as_rows(x, order);
+  const auto residual_rows = as_rows(residual, order);
+  const auto sum_rows = as_rows(sum, order);
+  const auto y_rows = as_rows(y, order);
+  const auto rstd_values = as_row_values(rstd, order);
+  constexpr int width = vector_width_v<typename XView::non_const_value_type>;
+  if (rows_fit_packs<width>(x_rows) && rows_fit_packs<width>(residual_rows) &&
+      rows_fit_packs<width>(sum_rows) && rows_fit_packs<width>(y_rows) &&
+      row_fits_packs<width>(weight_values)) {
+    launch_rms_norm(
+        space, make_row_math<width>(x_rows, residual_rows, sum_rows, weight,
+                                    y_rows, rstd_values, eps));
+  } else {
+    launch_rms_norm(space, make_row_math<1>(x_rows, residual_rows, sum_rows,
+                                            weight, y_rows, rstd_values, eps));
+  }
+}
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif

@@ -1,0 +1,62 @@
+#ifndef KOKKOSRMSNORM_IMPL_WEIGHTFACTORS_HPP
+#define KOKKOSRMSNORM_IMPL_WEIGHTFACTORS_HPP
+
+#include <type_traits>
+
+#include <Kokkos_Core.hpp>
+
+#include "../KokkosRMSNorm_Weight.hpp"
+#include "KokkosRMSNorm_None.hpp"
+#include "KokkosRMSNorm_Pack.hpp"
+
+namespace KokkosRMSNorm::Impl {
+
+// The View a weight argument reads: the View itself, the View under
+// OnePlus, or None for NoWeight.
+template <class View>
+View weight_view(const View& weight) {
+  return weight;
+}
+template <class View>
+View weight_view(const OnePlus<View>& weight) {
+  return weight.weight;
+}
+inline None weight_view(NoWeight) {
+  return {};
+}
+
+template <class Weight>
+inline constexpr bool adds_one_v = false;
+template <class View>
+inline constexpr bool adds_one_v<OnePlus<View>> = true;
+
+// Multiplies the values of Pack j by the weight's factors in the
+// accumulation type: w, 1 + w, or nothing for a weightless Row (None).
+template <class Row, bool AddOne>
+struct WeightFactors {
+  Row row;
+
+  template <class Accumulation, int Width>
+  KOKKOS_INLINE_FUNCTION void scale(int j,
+                                    Accumulation (&values)[Width]) const {
+    if constexpr (!is_none_v<Row>) {
+      const auto w = row(j);
+      for (int k = 0; k < Width; ++k) {
+        const auto factor = static_cast<Accumulation>(w.lane[k]);
+        values[k] *= AddOne ? Accumulation(1) + factor : factor;
+      }
+    }
+  }
+};
+
+// The factors of a weight argument read as Packs of Width.
+template <int Width, class Weight>
+auto weight_factors(const Weight& weight) {
+  const auto row = as_pack_row<Width>(weight_view(weight));
+  return WeightFactors<std::remove_const_t<decltype(row)>, adds_one_v<Weight>>{
+      row};
+}
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif

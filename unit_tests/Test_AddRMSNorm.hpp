@@ -1,0 +1,121 @@
+#ifndef KOKKOSRMSNORM_TEST_ADDRMSNORM_HPP
+#define KOKKOSRMSNORM_TEST_ADDRMSNORM_HPP
+
+#include <limits>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <KokkosRMSNorm.hpp>
+#include <KokkosRMSNorm_Testing_AllClose.hpp>
+#include <KokkosRMSNorm_Testing_Inputs.hpp>
+#include <KokkosRMSNorm_Testing_Reference.hpp>
+
+#include "Test_Cases.hpp"
+
+namespace KokkosRMSNorm::Test {
+
+template <class Case>
+class AddRMSNormTest : public ::testing::Test {
+ protected:
+  using T = typename Case::value_type;
+  using Space = typename Case::execution_space;
+  using Matrix = typename Case::matrix;
+  static constexpr double eps = 1e-6;
+
+  // Expects sum to hold x + residual (taken before the call) rounded to T,
+  // within T's tolerance, and y the RMSNorm of sum as stored: the sum is
+  // rounded to T before it is normalized, as the documentation says.
+  static void expect_results(const Testing::HostMatrix& x_before,
+                             const Testing::HostMatrix& residual_before,
+                             const Matrix& sum, const Matrix& y,
+                             const typename Case::vector& weight,
+                             const std::string& what) {
+    Testing::HostMatrix expected_sum("expected sum", x_before.extent(0),
+                                     x_before.extent(1));
+    for (std::size_t i = 0; i < x_before.extent(0); ++i)
+      for (std::size_t j = 0; j < x_before.extent(1); ++j)
+        expected_sum(i, j) = x_before(i, j) + residual_before(i, j);
+    expect_close<T>(Testing::to_host_doubles(sum), expected_sum,
+                    "sum, " + what);
+    expect_reference_result(sum, weight, y, eps, "y, " + what);
+  }
+};
+
+TYPED_TEST_SUITE_P(AddRMSNormTest);
+
+TYPED_TEST_P(AddRMSNormTest, OutOfPlace) {
+  using Matrix = typename TestFixture::Matrix;
+  for (std::size_t n : {1, 256, 4097, 70000}) {
+    Matrix x("x", 7, n), residual("residual", 7, n), sum("sum", 7, n),
+        y("y", 7, n);
+    typename TypeParam::vector weight("weight", n);
+    Testing::fill_uniform(x, n);
+    Testing::fill_uniform(residual, n + 1);
+    Testing::fill_uniform(weight, n + 2);
+    Testing::poison(sum, std::numeric_limits<double>::quiet_NaN());
+    Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+    const auto x_before = Testing::to_host_doubles(x);
+    const auto residual_before = Testing::to_host_doubles(residual);
+    add_rms_norm(typename TestFixture::Space(), x, residual, sum, weight, y,
+                 TestFixture::eps);
+    typename TestFixture::Space().fence();
+    TestFixture::expect_results(x_before, residual_before, sum, y, weight,
+                                "N=" + std::to_string(n));
+  }
+}
+
+TYPED_TEST_P(AddRMSNormTest, InPlace) {
+  // vLLM's fused_add_rms_norm: the residual becomes the sum and x the
+  // normalized output.
+  using Matrix = typename TestFixture::Matrix;
+  for (std::size_t n : {256, 4097, 70000}) {
+    Matrix x("x", 5, n), residual("residual", 5, n);
+    typename TypeParam::vector weight("weight", n);
+    Testing::fill_uniform(x, n);
+    Testing::fill_uniform(residual, n + 1);
+    Testing::fill_uniform(weight, n + 2);
+    const auto x_before = Testing::to_host_doubles(x);
+    const auto residual_before = Testing::to_host_doubles(residual);
+    add_rms_norm(typename TestFixture::Space(), x, residual, residual, weight,
+                 x, TestFixture::eps);
+    typename TestFixture::Space().fence();
+    TestFixture::expect_results(x_before, residual_before, residual, x, weight,
+                                "in place, N=" + std::to_string(n));
+  }
+}
+
+TYPED_TEST_P(AddRMSNormTest, WithRstdAndOnePlus) {
+  using Matrix = typename TestFixture::Matrix;
+  using Accumulation = Impl::accumulation_type_t<typename TestFixture::T>;
+  const std::size_t rows = 64, n = 1024;
+  Matrix x("x", rows, n), residual("residual", rows, n), sum("sum", rows, n),
+      y("y", rows, n);
+  typename TypeParam::vector weight("weight", n);
+  Kokkos::View<Accumulation*, typename TestFixture::Space> rstd("rstd", rows);
+  Testing::fill_uniform(x, 51);
+  Testing::fill_uniform(residual, 52);
+  Testing::fill_uniform(weight, 53);
+  Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+  Testing::poison(rstd, std::numeric_limits<double>::quiet_NaN());
+  add_rms_norm(typename TestFixture::Space(), x, residual, sum,
+               one_plus(weight), y, TestFixture::eps, rstd);
+  typename TestFixture::Space().fence();
+  const auto sum_host = Testing::to_host_doubles(sum);
+  Testing::HostVector factors = Testing::to_host_doubles_1d(weight);
+  for (std::size_t j = 0; j < n; ++j) {
+    factors(j) += 1;
+  }
+  expect_reference_result(sum, factors, y, TestFixture::eps, "one_plus");
+  expect_close<Accumulation>(
+      Testing::as_row(Testing::to_host_doubles_1d(rstd)),
+      Testing::as_row(Testing::reference_rstd(sum_host, TestFixture::eps)),
+      "rstd");
+}
+
+REGISTER_TYPED_TEST_SUITE_P(AddRMSNormTest, OutOfPlace, InPlace,
+                            WithRstdAndOnePlus);
+
+}  // namespace KokkosRMSNorm::Test
+
+#endif

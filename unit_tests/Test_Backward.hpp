@@ -1,0 +1,171 @@
+#ifndef KOKKOSRMSNORM_TEST_BACKWARD_HPP
+#define KOKKOSRMSNORM_TEST_BACKWARD_HPP
+
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <KokkosRMSNorm.hpp>
+#include <KokkosRMSNorm_Testing_AllClose.hpp>
+#include <KokkosRMSNorm_Testing_Inputs.hpp>
+#include <KokkosRMSNorm_Testing_Reference.hpp>
+
+#include "Test_Cases.hpp"
+
+namespace KokkosRMSNorm::Test {
+
+template <class Case>
+class BackwardTest : public ::testing::Test {
+ protected:
+  using T = typename Case::value_type;
+  using Space = typename Case::execution_space;
+  using Matrix = typename Case::matrix;
+  using Vector = typename Case::vector;
+  using Accumulation = Impl::accumulation_type_t<T>;
+  using Rstd = Kokkos::View<Accumulation*, Space>;
+  static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+  // Seeded dy, x and weight, and the rstd of x computed on the host and
+  // rounded to the accumulation type, as a forward pass would store it.
+  struct Inputs {
+    Matrix dy, x;
+    Vector weight;
+    Rstd rstd;
+  };
+  static Inputs make_inputs(std::size_t rows, std::size_t n) {
+    Inputs in{Matrix("dy", rows, n), Matrix("x", rows, n), Vector("weight", n),
+              Rstd("rstd", rows)};
+    Testing::fill_uniform(in.dy, 3 * n + rows);
+    Testing::fill_uniform(in.x, 3 * n + rows + 1);
+    Testing::fill_uniform(in.weight, 3 * n + rows + 2);
+    const auto rstd =
+        Testing::reference_rstd(Testing::to_host_doubles(in.x), 1e-6);
+    const auto rstd_host = Kokkos::create_mirror_view(in.rstd);
+    for (std::size_t i = 0; i < rows; ++i) {
+      rstd_host(i) = static_cast<Accumulation>(rstd(i));
+    }
+    Kokkos::deep_copy(in.rstd, rstd_host);
+    return in;
+  }
+
+  // Compares dx, and dweight unless it is None, with the double reference
+  // for the weight factors `factors`. Each is a sum of terms rounded in the
+  // accumulation type (the terms of sum(g * x) for dx, the rows for
+  // dweight), and then rounded to T: its error is bounded by T's rtol times
+  // the sum of the terms' magnitudes (the reference's scale), however they
+  // cancel.
+  template <class DWeight>
+  static void expect_results(const Inputs& in,
+                             const Testing::HostVector& factors,
+                             const Matrix& dx, const DWeight& dweight,
+                             const std::string& what) {
+    const auto expected = Testing::reference_rms_norm_backward(
+        Testing::to_host_doubles(in.dy), Testing::to_host_doubles(in.x),
+        factors, Testing::to_host_doubles_1d(in.rstd));
+    const auto dx_mismatches = Testing::allclose_to_scale(
+        Testing::to_host_doubles(dx), expected.dx, expected.dx_scale,
+        Tolerance<T>::rtol, Tolerance<T>::atol);
+    EXPECT_FALSE(dx_mismatches) << dx_mismatches.count << " dx mismatches for "
+                                << what << ", first " << dx_mismatches.first;
+    if constexpr (!std::is_same_v<DWeight, NoWeight>) {
+      const auto mismatches = Testing::allclose_to_scale(
+          Testing::as_row(Testing::to_host_doubles_1d(dweight)),
+          Testing::as_row(expected.dweight),
+          Testing::as_row(expected.dweight_scale), Tolerance<T>::rtol,
+          Tolerance<T>::atol);
+      EXPECT_FALSE(mismatches) << mismatches.count << " dweight mismatches for "
+                               << what << ", first " << mismatches.first;
+    }
+  }
+};
+
+TYPED_TEST_SUITE_P(BackwardTest);
+
+TYPED_TEST_P(BackwardTest, Weight) {
+  // Rows from none (dweight is zero) to more than the teams, lengths that
+  // are and are not whole Packs.
+  for (auto [rows, n] : {std::pair<std::size_t, std::size_t>{0, 256},
+                         {1, 1},
+                         {7, 256},
+                         {64, 4097},
+                         {2000, 512}}) {
+    const auto in = TestFixture::make_inputs(rows, n);
+    typename TestFixture::Matrix dx("dx", rows, n);
+    typename TestFixture::Vector dweight("dweight", n);
+    Testing::poison(dx, TestFixture::nan);
+    Testing::poison(dweight, TestFixture::nan);
+    rms_norm_backward(typename TestFixture::Space(), in.dy, in.x, in.weight,
+                      in.rstd, dx, dweight);
+    typename TestFixture::Space().fence();
+    TestFixture::expect_results(
+        in, Testing::to_host_doubles_1d(in.weight), dx, dweight,
+        "rows=" + std::to_string(rows) + " N=" + std::to_string(n));
+  }
+}
+
+TYPED_TEST_P(BackwardTest, OnePlusAndNoWeight) {
+  const std::size_t rows = 33, n = 1000;
+  const auto in = TestFixture::make_inputs(rows, n);
+  typename TestFixture::Matrix dx("dx", rows, n);
+  typename TestFixture::Vector dweight("dweight", n);
+  Testing::poison(dx, TestFixture::nan);
+  Testing::poison(dweight, TestFixture::nan);
+  rms_norm_backward(typename TestFixture::Space(), in.dy, in.x,
+                    one_plus(in.weight), in.rstd, dx, dweight);
+  typename TestFixture::Space().fence();
+  Testing::HostVector factors = Testing::to_host_doubles_1d(in.weight);
+  for (std::size_t j = 0; j < n; ++j) {
+    factors(j) += 1;
+  }
+  TestFixture::expect_results(in, factors, dx, dweight, "one_plus");
+
+  Testing::poison(dx, TestFixture::nan);
+  rms_norm_backward(typename TestFixture::Space(), in.dy, in.x, no_weight,
+                    in.rstd, dx, no_weight);
+  typename TestFixture::Space().fence();
+  Kokkos::deep_copy(factors, 1.0);
+  TestFixture::expect_results(in, factors, dx, no_weight, "no weight");
+}
+
+TYPED_TEST_P(BackwardTest, DxInPlaceOfDy) {
+  const std::size_t rows = 9, n = 4096;
+  const auto in = TestFixture::make_inputs(rows, n);
+  typename TestFixture::Matrix dy_before("dy before", rows, n);
+  Kokkos::deep_copy(dy_before, in.dy);
+  const auto original =
+      typename TestFixture::Inputs{dy_before, in.x, in.weight, in.rstd};
+  rms_norm_backward(typename TestFixture::Space(), in.dy, in.x, in.weight,
+                    in.rstd, in.dy, no_weight);
+  typename TestFixture::Space().fence();
+  TestFixture::expect_results(original, Testing::to_host_doubles_1d(in.weight),
+                              in.dy, no_weight, "dx in place of dy");
+}
+
+TYPED_TEST_P(BackwardTest, DeterministicWeightGradient) {
+  // Two calls on the same inputs give dweight with the same bits.
+  using T = typename TestFixture::T;
+  const std::size_t rows = 3000, n = 1024;
+  const auto in = TestFixture::make_inputs(rows, n);
+  typename TestFixture::Matrix dx("dx", rows, n);
+  std::vector<std::vector<unsigned char>> bits;
+  for (int call = 0; call < 2; ++call) {
+    typename TestFixture::Vector dweight("dweight", n);
+    rms_norm_backward(typename TestFixture::Space(), in.dy, in.x, in.weight,
+                      in.rstd, dx, dweight);
+    const auto host =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dweight);
+    const auto* bytes = reinterpret_cast<const unsigned char*>(host.data());
+    bits.emplace_back(bytes, bytes + n * sizeof(T));
+  }
+  EXPECT_EQ(bits[0], bits[1]);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(BackwardTest, Weight, OnePlusAndNoWeight,
+                            DxInPlaceOfDy, DeterministicWeightGradient);
+
+}  // namespace KokkosRMSNorm::Test
+
+#endif
