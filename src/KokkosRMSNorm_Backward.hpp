@@ -12,6 +12,7 @@
 #include "Impl/KokkosRMSNorm_Rows.hpp"
 #include "Impl/KokkosRMSNorm_Validate.hpp"
 #include "Impl/KokkosRMSNorm_WeightFactors.hpp"
+#include "KokkosRMSNorm_BackwardWorkspace.hpp"
 #include "KokkosRMSNorm_Weight.hpp"
 
 namespace KokkosRMSNorm {
@@ -30,10 +31,9 @@ namespace KokkosRMSNorm {
 /// length N of any supported type, or no_weight to skip it (it must be
 /// no_weight when weight is). Sums run in the accumulation type; dweight is
 /// summed per group of rows, then over the groups in a fixed order, without
-/// atomics, so a call gives the same bits every time. The call allocates
-/// that workspace (groups x N accumulation values, with groups at most 1024
-/// on a GPU and 64 on a host) on `space` and frees it on return, which on a
-/// GPU waits for the device; it is not capturable into a CUDA graph.
+/// atomics, in `workspace`, so a call gives the same bits every time. The
+/// call is asynchronous on `space`: two kernel launches, no fence, and no
+/// allocation once the workspace has grown to the shape.
 template <
     class ExecutionSpace, class DYView, class XView, class Weight,
     class RstdView, class DXView, class DWeight,
@@ -41,7 +41,8 @@ template <
 void rms_norm_backward(const ExecutionSpace& space, const DYView& dy,
                        const XView& x, const Weight& weight,
                        const RstdView& rstd, const DXView& dx,
-                       const DWeight& dweight) {
+                       const DWeight& dweight,
+                       BackwardWorkspace<ExecutionSpace>& workspace) {
   constexpr const char* function = "rms_norm_backward";
   const auto weight_values = Impl::weight_view(weight);
   const auto dweight_values = Impl::weight_view(dweight);
@@ -70,22 +71,32 @@ void rms_norm_backward(const ExecutionSpace& space, const DYView& dy,
     return;
   }
 
+  using T = typename XView::non_const_value_type;
+  constexpr int width = Impl::vector_width_v<T>;
+
   const auto dy_rows = Impl::as_rows(dy, order);
   const auto x_rows = Impl::as_rows(x, order);
   const auto dx_rows = Impl::as_rows(dx, order);
   const auto rstd_values = Impl::as_row_values(rstd, order);
-  constexpr int width =
-      Impl::vector_width_v<typename XView::non_const_value_type>;
+  const auto launch = [&](auto packs_width) {
+    constexpr int width_used = decltype(packs_width)::value;
+    const std::size_t bytes =
+        Impl::is_none_v<DWeightValues>
+            ? 0
+            : Impl::backward_workspace_bytes<width_used, ExecutionSpace, T>(
+                  x_rows.extent(0), x_rows.extent(1) / width_used);
+    Impl::launch_rms_norm_backward<width_used>(
+        space, dy_rows, x_rows, weight, rstd_values, dx_rows, dweight_values,
+        workspace.reserve(space, bytes).data());
+  };
   if (Impl::rows_fit_packs<width>(dy_rows) &&
       Impl::rows_fit_packs<width>(x_rows) &&
       Impl::rows_fit_packs<width>(dx_rows) &&
       Impl::row_fits_packs<width>(weight_values) &&
       Impl::row_fits_packs<width>(dweight_values)) {
-    Impl::launch_rms_norm_backward<width>(space, dy_rows, x_rows, weight,
-                                          rstd_values, dx_rows, dweight_values);
+    launch(std::integral_constant<int, width>());
   } else {
-    Impl::launch_rms_norm_backward<1>(space, dy_rows, x_rows, weight,
-                                      rstd_values, dx_rows, dweight_values);
+    launch(std::integral_constant<int, 1>());
   }
 }
 
@@ -93,11 +104,12 @@ void rms_norm_backward(const ExecutionSpace& space, const DYView& dy,
 template <class DYView, class XView, class Weight, class RstdView, class DXView,
           class DWeight,
           class = std::enable_if_t<Kokkos::is_view<DYView>::value>>
-void rms_norm_backward(const DYView& dy, const XView& x, const Weight& weight,
-                       const RstdView& rstd, const DXView& dx,
-                       const DWeight& dweight) {
+void rms_norm_backward(
+    const DYView& dy, const XView& x, const Weight& weight,
+    const RstdView& rstd, const DXView& dx, const DWeight& dweight,
+    BackwardWorkspace<typename XView::execution_space>& workspace) {
   rms_norm_backward(typename XView::execution_space(), dy, x, weight, rstd, dx,
-                    dweight);
+                    dweight, workspace);
 }
 
 }  // namespace KokkosRMSNorm

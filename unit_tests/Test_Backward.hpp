@@ -26,6 +26,7 @@ class BackwardTest : public ::testing::Test {
   using Vector = typename Case::vector;
   using Accumulation = Impl::accumulation_type_t<T>;
   using Rstd = Kokkos::View<Accumulation*, Space>;
+  BackwardWorkspace<Space> workspace;  // grown by the first calls, reused
   static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
   // Seeded dy, x and weight, and the rstd of x computed on the host and
@@ -85,12 +86,16 @@ class BackwardTest : public ::testing::Test {
 TYPED_TEST_SUITE_P(BackwardTest);
 
 TYPED_TEST_P(BackwardTest, Weight) {
-  // Rows from none (dweight is zero) to more than the teams, lengths that
-  // are and are not whole Packs.
+  // Rows from none (dweight is zero) to more than the teams; lengths that
+  // are and are not whole Packs, held in registers four or eight Packs a
+  // lane, or swept twice.
   for (auto [rows, n] : {std::pair<std::size_t, std::size_t>{0, 256},
                          {1, 1},
+                         {200, 16},
                          {7, 256},
                          {64, 4097},
+                         {16, 6000},
+                         {3, 16384},
                          {2000, 512}}) {
     const auto in = TestFixture::make_inputs(rows, n);
     typename TestFixture::Matrix dx("dx", rows, n);
@@ -98,7 +103,7 @@ TYPED_TEST_P(BackwardTest, Weight) {
     Testing::poison(dx, TestFixture::nan);
     Testing::poison(dweight, TestFixture::nan);
     rms_norm_backward(typename TestFixture::Space(), in.dy, in.x, in.weight,
-                      in.rstd, dx, dweight);
+                      in.rstd, dx, dweight, this->workspace);
     typename TestFixture::Space().fence();
     TestFixture::expect_results(
         in, Testing::to_host_doubles_1d(in.weight), dx, dweight,
@@ -114,7 +119,7 @@ TYPED_TEST_P(BackwardTest, OnePlusAndNoWeight) {
   Testing::poison(dx, TestFixture::nan);
   Testing::poison(dweight, TestFixture::nan);
   rms_norm_backward(typename TestFixture::Space(), in.dy, in.x,
-                    one_plus(in.weight), in.rstd, dx, dweight);
+                    one_plus(in.weight), in.rstd, dx, dweight, this->workspace);
   typename TestFixture::Space().fence();
   Testing::HostVector factors = Testing::to_host_doubles_1d(in.weight);
   for (std::size_t j = 0; j < n; ++j) {
@@ -124,7 +129,7 @@ TYPED_TEST_P(BackwardTest, OnePlusAndNoWeight) {
 
   Testing::poison(dx, TestFixture::nan);
   rms_norm_backward(typename TestFixture::Space(), in.dy, in.x, no_weight,
-                    in.rstd, dx, no_weight);
+                    in.rstd, dx, no_weight, this->workspace);
   typename TestFixture::Space().fence();
   Kokkos::deep_copy(factors, 1.0);
   TestFixture::expect_results(in, factors, dx, no_weight, "no weight");
@@ -138,7 +143,7 @@ TYPED_TEST_P(BackwardTest, DxInPlaceOfDy) {
   const auto original =
       typename TestFixture::Inputs{dy_before, in.x, in.weight, in.rstd};
   rms_norm_backward(typename TestFixture::Space(), in.dy, in.x, in.weight,
-                    in.rstd, in.dy, no_weight);
+                    in.rstd, in.dy, no_weight, this->workspace);
   typename TestFixture::Space().fence();
   TestFixture::expect_results(original, Testing::to_host_doubles_1d(in.weight),
                               in.dy, no_weight, "dx in place of dy");
@@ -154,7 +159,7 @@ TYPED_TEST_P(BackwardTest, DeterministicWeightGradient) {
   for (int call = 0; call < 2; ++call) {
     typename TestFixture::Vector dweight("dweight", n);
     rms_norm_backward(typename TestFixture::Space(), in.dy, in.x, in.weight,
-                      in.rstd, dx, dweight);
+                      in.rstd, dx, dweight, this->workspace);
     const auto host =
         Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dweight);
     const auto* bytes = reinterpret_cast<const unsigned char*>(host.data());

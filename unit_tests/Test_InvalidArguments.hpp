@@ -150,6 +150,7 @@ TYPED_TEST_P(InvalidArgumentsTest, OtherArguments) {
   Testing::poison(out, sentinel);
   Testing::poison(dweight, sentinel);
   const Space space;
+  BackwardWorkspace<Space> workspace;
   expect_invalid([&] { add_rms_norm(space, x, bad, good, weight, out, 1e-6); },
                  "add_rms_norm", "residual extents (4, 7)", "x extents (4, 8)");
   expect_invalid([&] { add_rms_norm(space, x, good, bad, weight, out, 1e-6); },
@@ -159,18 +160,27 @@ TYPED_TEST_P(InvalidArgumentsTest, OtherArguments) {
   expect_invalid([&] { rms_norm(space, x, one_plus(bad_weight), out, 1e-6); },
                  "weight extents (7)", "x extents (4, 8)");
   expect_invalid(
-      [&] { rms_norm_backward(space, bad, x, weight, rstd, out, dweight); },
+      [&] {
+        rms_norm_backward(space, bad, x, weight, rstd, out, dweight, workspace);
+      },
       "rms_norm_backward", "dy extents (4, 7)", "x extents (4, 8)");
   expect_invalid(
-      [&] { rms_norm_backward(space, good, x, weight, rstd, bad, dweight); },
+      [&] {
+        rms_norm_backward(space, good, x, weight, rstd, bad, dweight,
+                          workspace);
+      },
       "rms_norm_backward", "dx extents (4, 7)", "x extents (4, 8)");
   expect_invalid(
       [&] {
-        rms_norm_backward(space, good, x, weight, bad_rstd, out, dweight);
+        rms_norm_backward(space, good, x, weight, bad_rstd, out, dweight,
+                          workspace);
       },
       "rms_norm_backward", "rstd extents (5)", "x extents (4, 8)");
   expect_invalid(
-      [&] { rms_norm_backward(space, good, x, weight, rstd, out, bad_weight); },
+      [&] {
+        rms_norm_backward(space, good, x, weight, rstd, out, bad_weight,
+                          workspace);
+      },
       "rms_norm_backward", "dweight extents (7)", "x extents (4, 8)");
   const auto written = [&](const auto& view) {
     const auto host =

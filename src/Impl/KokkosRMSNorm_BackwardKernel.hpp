@@ -14,20 +14,28 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// The backward pass over groups of consecutive rows, a team per group. For
-// each row, with g = dy * weight factor:
+// The backward pass over groups of consecutive rows, a team per group, each
+// thread of the team a lane holding PacksPerLane Packs of dy and x. For each
+// row, with g = dy * weight factor:
 //   dx = rstd * g - x * rstd^3 * sum(g * x) / N,
 // and, unless Partials is None, the group's partial weight gradient
-//   partials(group, j) += dy(row, j) * x(row, j) * rstd
-// in the accumulation type, written by one thread per Pack j (the same for
-// every row) and in row order, so it is the same bits on every run.
-template <class ExecutionSpace, class DYRows, class XRows, class Weight,
-          class RstdValues, class DXRows, class Partials>
+//   partials(group, j) = sum over the group's rows of dy(row, j) * x(row, j)
+//   * rstd(row)
+// in the accumulation type, always added in row order by the lane that owns
+// Pack j, so it is the same bits on every run. A Resident row, which the
+// lanes cover in one sweep, is read once and the partial sums stay in
+// registers until the group ends; a longer row is read twice and its
+// partial sums are added in the workspace row by row. As in RMSNormKernel,
+// each lane takes exactly one index of its range.
+template <int PacksPerLane, bool Resident, class ExecutionSpace, class DYRows,
+          class XRows, class Weight, class RstdValues, class DXRows,
+          class Partials>
 struct BackwardKernel {
   using pack = typename DXRows::non_const_value_type;
   using value_type = typename pack::value_type;
   using accumulation_type = accumulation_type_t<value_type>;
   static constexpr int width = pack::width;
+  using accumulation_pack = Pack<accumulation_type, width>;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
 
   DYRows dy;
@@ -39,55 +47,106 @@ struct BackwardKernel {
   int rows_per_team;
   accumulation_type inverse_n;  // 1 / elements per row
 
-  // g = dy * weight factor for Pack j of row.
-  KOKKOS_INLINE_FUNCTION void load_gradient(
-      std::size_t row, int j, accumulation_type (&g)[width]) const {
-    const pack d = dy(row, j);
-    for (int k = 0; k < width; ++k) {
-      g[k] = static_cast<accumulation_type>(d.lane[k]);
+  // Calls f(k, j) for each Pack j of the sweep starting at Pack `start` that
+  // lane holds as its k-th.
+  template <class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void for_each_held(int lane, int lanes,
+                                                        int start, int packs,
+                                                        F&& f) {
+    for (int k = 0; k < PacksPerLane; ++k) {
+      const int j = start + lane + k * lanes;
+      if (j < packs) {
+        f(k, j);
+      }
+    }
+  }
+
+  // g = dy * weight factor for Pack j.
+  KOKKOS_INLINE_FUNCTION void gradient(int j, const pack& d,
+                                       accumulation_type (&g)[width]) const {
+    for (int w = 0; w < width; ++w) {
+      g[w] = static_cast<accumulation_type>(d.lane[w]);
     }
     weight.scale(j, g);
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
+    constexpr bool sums_weight = !is_none_v<Partials>;
     const int packs = static_cast<int>(x.extent(1));
-    const std::size_t first = std::size_t(team.league_rank()) * rows_per_team;
+    const int lanes = team.team_size();
+    const int sweep = lanes * PacksPerLane;
+    const int sweeps = Resident ? 1 : (packs + sweep - 1) / sweep;
+    const int group = team.league_rank();
+    const std::size_t first = std::size_t(group) * rows_per_team;
     const std::size_t end = first + rows_per_team;
     const std::size_t last = end < x.extent(0) ? end : x.extent(0);
+    // Zeroed because g++ cannot see that each read follows a load.
+    pack d[PacksPerLane] = {}, v[PacksPerLane] = {};
+    accumulation_pack weight_sums[PacksPerLane] = {};  // Resident only
     for (std::size_t row = first; row < last; ++row) {
       const accumulation_type r = rstd(row);
       accumulation_type dot = 0;
       Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(team, packs),
-          [&](int j, accumulation_type& partial_dot) {
-            accumulation_type g[width];
-            load_gradient(row, j, g);
-            const pack v = x(row, j);
-            for (int k = 0; k < width; ++k) {
-              partial_dot += g[k] * static_cast<accumulation_type>(v.lane[k]);
+          Kokkos::TeamThreadRange(team, lanes),
+          [&](int lane, accumulation_type& partial_dot) {
+            for (int start = 0; start < sweeps * sweep; start += sweep) {
+              for_each_held(lane, lanes, start, packs, [&](int k, int j) {
+                d[k] = dy(row, j);
+                v[k] = x(row, j);
+              });
+              for_each_held(lane, lanes, start, packs, [&](int k, int j) {
+                accumulation_type g[width];
+                gradient(j, d[k], g);
+                for (int w = 0; w < width; ++w) {
+                  partial_dot +=
+                      g[w] * static_cast<accumulation_type>(v[k].lane[w]);
+                }
+              });
             }
           },
           dot);
       const accumulation_type c = r * r * r * dot * inverse_n;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, packs), [&](int j) {
-        accumulation_type g[width];
-        load_gradient(row, j, g);
-        const pack v = x(row, j), d = dy(row, j);
-        pack out;
-        for (int k = 0; k < width; ++k) {
-          out.lane[k] = static_cast<value_type>(
-              r * g[k] - c * static_cast<accumulation_type>(v.lane[k]));
-        }
-        dx(row, j) = out;
-        if constexpr (!is_none_v<Partials>) {
-          auto& partial = partials(team.league_rank(), j);
-          for (int k = 0; k < width; ++k) {
-            const accumulation_type term =
-                static_cast<accumulation_type>(d.lane[k]) *
-                static_cast<accumulation_type>(v.lane[k]) * r;
-            partial.lane[k] = row == first ? term : partial.lane[k] + term;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int lane) {
+        for (int start = 0; start < sweeps * sweep; start += sweep) {
+          if constexpr (!Resident) {
+            for_each_held(lane, lanes, start, packs, [&](int k, int j) {
+              d[k] = dy(row, j);
+              v[k] = x(row, j);
+            });
           }
+          for_each_held(lane, lanes, start, packs, [&](int k, int j) {
+            accumulation_type g[width];
+            gradient(j, d[k], g);
+            pack out;
+            accumulation_pack terms;
+            for (int w = 0; w < width; ++w) {
+              const auto x_value = static_cast<accumulation_type>(v[k].lane[w]);
+              out.lane[w] = static_cast<value_type>(r * g[w] - c * x_value);
+              terms.lane[w] =
+                  static_cast<accumulation_type>(d[k].lane[w]) * x_value * r;
+            }
+            dx(row, j) = out;
+            if constexpr (sums_weight && Resident) {
+              for (int w = 0; w < width; ++w) {
+                weight_sums[k].lane[w] += terms.lane[w];
+              }
+            } else if constexpr (sums_weight) {
+              auto& partial = partials(group, j);
+              for (int w = 0; w < width; ++w) {
+                partial.lane[w] = row == first
+                                      ? terms.lane[w]
+                                      : partial.lane[w] + terms.lane[w];
+              }
+            }
+          });
         }
+      });
+    }
+    if constexpr (sums_weight && Resident) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int lane) {
+        for_each_held(lane, lanes, 0, packs, [&](int k, int j) {
+          partials(group, j) = weight_sums[k];
+        });
       });
     }
   }
@@ -141,46 +200,69 @@ int backward_team_size(std::size_t packs_per_row) {
   }
 }
 
+// Bytes of workspace the partial weight gradients of rows x packs take.
+template <int Width, class ExecutionSpace, class T>
+std::size_t backward_workspace_bytes(std::size_t rows, std::size_t packs) {
+  const std::size_t teams =
+      rows == 0 ? 0
+                : ceil_div(rows, backward_rows_per_team<ExecutionSpace>(rows));
+  return teams * packs * sizeof(Pack<accumulation_type_t<T>, Width>);
+}
+
 // Launches the backward pass on rows of Packs of Width, and the sum of the
-// partial weight gradients unless dweight is None.
+// partial weight gradients (in `workspace`) unless dweight is None.
 template <int Width, class ExecutionSpace, class DYRows, class XRows,
           class Weight, class RstdValues, class DXRows, class DWeight>
 void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
                               const XRows& x, const Weight& weight,
                               const RstdValues& rstd, const DXRows& dx,
-                              const DWeight& dweight) {
+                              const DWeight& dweight, std::byte* workspace) {
   const auto dx_packs = as_pack_rows<Width>(dx);
   using pack = typename decltype(dx_packs)::non_const_value_type;
   using accumulation_type = accumulation_type_t<typename pack::value_type>;
   const std::size_t rows = x.extent(0), packs = x.extent(1) / Width;
   const int rows_per_team = backward_rows_per_team<ExecutionSpace>(rows);
   const int teams = rows == 0 ? 0 : ceil_div(rows, rows_per_team);
+  const int team_size = backward_team_size<ExecutionSpace>(packs);
   auto partials = [&] {
     if constexpr (is_none_v<DWeight>) {
       return None();
     } else {
       using Partials =
           Kokkos::View<Pack<accumulation_type, Width>**, Kokkos::LayoutRight,
-                       typename ExecutionSpace::memory_space>;
-      return Partials(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
-                                         "KokkosRMSNorm::dweight_partials"),
-                      teams, packs);
+                       typename ExecutionSpace::memory_space,
+                       Kokkos::MemoryUnmanaged>;
+      return Partials(
+          reinterpret_cast<typename Partials::value_type*>(workspace), teams,
+          packs);
     }
   }();
   const auto weight_packs = weight_factors<Width>(weight);
-  using Kernel =
-      BackwardKernel<ExecutionSpace, decltype(as_pack_rows<Width>(dy)),
-                     decltype(as_pack_rows<Width>(x)), decltype(weight_packs),
-                     RstdValues, decltype(dx_packs), decltype(partials)>;
-  if (teams > 0) {
+  const auto launch = [&](auto packs_per_lane, auto resident) {
+    using Kernel =
+        BackwardKernel<decltype(packs_per_lane)::value,
+                       decltype(resident)::value, ExecutionSpace,
+                       decltype(as_pack_rows<Width>(dy)),
+                       decltype(as_pack_rows<Width>(x)), decltype(weight_packs),
+                       RstdValues, decltype(dx_packs), decltype(partials)>;
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm_backward",
-        Kokkos::TeamPolicy<ExecutionSpace>(
-            space, teams, backward_team_size<ExecutionSpace>(packs)),
+        Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 1>>(
+            space, teams, team_size),
         Kernel{as_pack_rows<Width>(dy), as_pack_rows<Width>(x), weight_packs,
                rstd, dx_packs, partials, rows_per_team,
                accumulation_type(1) /
                    static_cast<accumulation_type>(x.extent(1))});
+  };
+  using std::integral_constant;
+  if (teams > 0) {
+    if (packs <= std::size_t(team_size) * 4) {
+      launch(integral_constant<int, 4>(), std::true_type());
+    } else if (packs <= std::size_t(team_size) * 8) {
+      launch(integral_constant<int, 8>(), std::true_type());
+    } else {  // longer rows are swept four Packs a lane at a time
+      launch(integral_constant<int, 4>(), std::false_type());
+    }
   }
   if constexpr (!is_none_v<DWeight>) {
     const auto dweight_packs = as_pack_row<Width>(dweight);
