@@ -18,17 +18,20 @@ inline std::string describe(const Impl::LaunchShape& launch) {
          "/packs_per_lane:" + std::to_string(launch.packs_per_lane);
 }
 
-// GPU candidates: a warp per row with 4 to 16 rows a team, or a team of 64
-// to 1024 threads per row, each with as few Packs a lane as cover the row
-// (at most 8, and 8 only up to 512 threads).
+// GPU candidates: 8, 16 or 32 vector lanes per row with 4 to 16 rows a
+// team, or a team of 64 to 1024 threads per row, each with as few Packs a
+// lane as cover the row (at most 8, and 8 only up to 512 threads).
 inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
                                                  std::size_t packs) {
   std::vector<Impl::LaunchShape> out;
-  if (packs <= 8 * 32) {
-    const int per_lane = Impl::packs_per_lane_for(packs, 32);
+  for (int vector = 8; vector <= 32; vector *= 2) {
+    const int per_lane = Impl::packs_per_lane_for(packs, vector);
+    if (std::size_t(per_lane) * vector < packs) {
+      continue;  // a row per vector needs more Packs a lane than 8
+    }
     for (int per_team : {4, 8, 16}) {
-      out.push_back(
-          {Impl::ceil_div(rows, per_team), per_team, 32, per_team, per_lane});
+      out.push_back({Impl::ceil_div(rows, per_team), per_team, vector, per_team,
+                     per_lane});
     }
   }
   for (int threads = 64; threads <= 1024; threads *= 2) {
