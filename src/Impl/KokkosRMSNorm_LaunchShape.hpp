@@ -53,12 +53,17 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
   } else {
     constexpr int warp = 32;
     if (packs_per_row <= std::size_t(4) * warp) {
-      // Short rows: a warp each, four rows a team, so that teams are few
+      // Short rows: a row per vector of lanes, as many as take two Packs
+      // each up to a warp, and 128 threads a team, so that teams are few
       // enough for the block scheduler (a team per row halves the bandwidth
-      // of 65536 x 256 on an H200).
-      constexpr int rows_per_team = 4;
-      return {ceil_div(rows, rows_per_team), rows_per_team, warp, rows_per_team,
-              packs_per_lane_for(packs_per_row, warp)};
+      // of 65536 x 256 on an H200) and each lane has two loads in flight.
+      int lanes = 1;
+      while (lanes < warp && std::size_t(2) * lanes < packs_per_row) {
+        lanes *= 2;
+      }
+      const int rows_per_team = 128 / lanes;
+      return {ceil_div(rows, rows_per_team), rows_per_team, lanes,
+              rows_per_team, packs_per_lane_for(packs_per_row, lanes)};
     }
     if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers, four Packs a thread up to 512
