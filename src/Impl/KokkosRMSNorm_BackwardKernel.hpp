@@ -152,30 +152,36 @@ struct BackwardKernel {
   }
 };
 
-// dweight(j) = the sum of the groups' partials, in group order.
-template <class Partials, class DWeightRow>
+// dweight(j) = the sum of the groups' partials, a team per Pack j: each
+// thread adds every team-size-th group in group order, then the team adds
+// the threads' sums in its fixed reduction order, so the bits depend only on
+// the extents and the team size.
+template <class ExecutionSpace, class Partials, class DWeightRow>
 struct SumPartials {
-  using accumulation_pack = typename Partials::non_const_value_type;
+  using accumulation_type = typename Partials::non_const_value_type::value_type;
   using out_pack = typename DWeightRow::non_const_value_type;
   using out_type = typename out_pack::value_type;
   static constexpr int width = out_pack::width;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
 
   Partials partials;
   DWeightRow dweight;
 
-  KOKKOS_FUNCTION void operator()(int j) const {
-    accumulation_pack total{};
-    for (std::size_t group = 0; group < partials.extent(0); ++group) {
-      const accumulation_pack& partial = partials(group, j);
-      for (int k = 0; k < width; ++k) {
-        total.lane[k] += partial.lane[k];
-      }
-    }
+  KOKKOS_FUNCTION void operator()(const member_type& team) const {
+    const int j = team.league_rank();
+    const int groups = static_cast<int>(partials.extent(0));
     out_pack out;
-    for (int k = 0; k < width; ++k) {
-      out.lane[k] = static_cast<out_type>(total.lane[k]);
+    for (int w = 0; w < width; ++w) {
+      accumulation_type total = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, groups),
+          [&](int group, accumulation_type& sum) {
+            sum += partials(group, j).lane[w];
+          },
+          total);
+      out.lane[w] = static_cast<out_type>(total);
     }
-    dweight(j) = out;
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { dweight(j) = out; });
   }
 };
 
@@ -268,9 +274,10 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
     const auto dweight_packs = as_pack_row<Width>(dweight);
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm_backward_dweight",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0, packs),
-        SumPartials<decltype(partials), decltype(dweight_packs)>{
-            partials, dweight_packs});
+        Kokkos::TeamPolicy<ExecutionSpace>(space, packs,
+                                           is_gpu_v<ExecutionSpace> ? 128 : 1),
+        SumPartials<ExecutionSpace, decltype(partials),
+                    decltype(dweight_packs)>{partials, dweight_packs});
   }
 }
 
