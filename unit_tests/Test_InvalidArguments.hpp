@@ -16,6 +16,22 @@
 
 namespace KokkosRMSNorm::Test {
 
+// Expects call() to throw std::invalid_argument whose message holds every
+// one of `words`.
+template <class Call, class... Words>
+void expect_invalid(const Call& call, const Words&... words) {
+  try {
+    call();
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    const std::string message = error.what();
+    for (const std::string& word : {std::string(words)...}) {
+      EXPECT_NE(message.find(word), std::string::npos)
+          << "'" << word << "' missing from: " << message;
+    }
+  }
+}
+
 template <class Case>
 class InvalidArgumentsTest : public ::testing::Test {
  protected:
@@ -30,16 +46,9 @@ class InvalidArgumentsTest : public ::testing::Test {
                        const typename Case::vector& weight, double eps,
                        const Words&... words) {
     Testing::poison(y_allocation, sentinel);
-    try {
-      rms_norm(typename Case::execution_space(), x, weight, y, eps);
-      ADD_FAILURE() << "no exception";
-    } catch (const std::invalid_argument& error) {
-      const std::string message = error.what();
-      for (const std::string& word : {std::string(words)...}) {
-        EXPECT_NE(message.find(word), std::string::npos)
-            << "'" << word << "' missing from: " << message;
-      }
-    }
+    expect_invalid(
+        [&] { rms_norm(typename Case::execution_space(), x, weight, y, eps); },
+        words...);
     const auto y_host =
         Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_allocation);
     for (std::size_t i = 0; i < y_host.size(); ++i) {
@@ -112,22 +121,6 @@ TYPED_TEST_P(InvalidArgumentsTest, Rank3RowsNotEvenlySpaced) {
   this->expect_rejected(cut(x_all), cut(y_all), y_all, weight, 1e-6,
                         "not evenly spaced",
                         right ? "x extents (4, 3, 8)" : "x extents (3, 4, 8)");
-}
-
-// Expects call() to throw std::invalid_argument whose message holds every
-// one of `words`.
-template <class Call, class... Words>
-void expect_invalid(const Call& call, const Words&... words) {
-  try {
-    call();
-    ADD_FAILURE() << "no exception";
-  } catch (const std::invalid_argument& error) {
-    const std::string message = error.what();
-    for (const std::string& word : {std::string(words)...}) {
-      EXPECT_NE(message.find(word), std::string::npos)
-          << "'" << word << "' missing from: " << message;
-    }
-  }
 }
 
 TYPED_TEST_P(InvalidArgumentsTest, OtherArguments) {

@@ -61,6 +61,17 @@ struct BackwardKernel {
     }
   }
 
+  // Loads the Packs of dy and x of a sweep that lane holds.
+  KOKKOS_INLINE_FUNCTION void load(std::size_t row, int lane, int lanes,
+                                   int start, int packs,
+                                   pack (&d)[PacksPerLane],
+                                   pack (&v)[PacksPerLane]) const {
+    for_each_held(lane, lanes, start, packs, [&](int k, int j) {
+      d[k] = dy(row, j);
+      v[k] = x(row, j);
+    });
+  }
+
   // g = dy * weight factor for Pack j.
   KOKKOS_INLINE_FUNCTION void gradient(int j, const pack& d,
                                        accumulation_type (&g)[width]) const {
@@ -90,10 +101,7 @@ struct BackwardKernel {
           Kokkos::TeamThreadRange(team, lanes),
           [&](int lane, accumulation_type& partial_dot) {
             for (int start = 0; start < sweeps * sweep; start += sweep) {
-              for_each_held(lane, lanes, start, packs, [&](int k, int j) {
-                d[k] = dy(row, j);
-                v[k] = x(row, j);
-              });
+              load(row, lane, lanes, start, packs, d, v);
               for_each_held(lane, lanes, start, packs, [&](int k, int j) {
                 accumulation_type g[width];
                 gradient(j, d[k], g);
@@ -109,10 +117,7 @@ struct BackwardKernel {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int lane) {
         for (int start = 0; start < sweeps * sweep; start += sweep) {
           if constexpr (!Resident) {
-            for_each_held(lane, lanes, start, packs, [&](int k, int j) {
-              d[k] = dy(row, j);
-              v[k] = x(row, j);
-            });
+            load(row, lane, lanes, start, packs, d, v);
           }
           for_each_held(lane, lanes, start, packs, [&](int k, int j) {
             accumulation_type g[width];

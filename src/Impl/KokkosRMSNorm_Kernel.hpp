@@ -39,7 +39,7 @@ struct RowMath {
   std::size_t rows() const { return x.extent(0); }
   std::size_t packs_per_row() const { return x.extent(1); }
 
-  // The Pack j of row h, which a lane reads first.
+  // Pack j of the row's h, which a lane reads first.
   KOKKOS_INLINE_FUNCTION pack load(std::size_t row, int j) const {
     if constexpr (adds_residual) {
       const pack a = x(row, j), b = residual(row, j);
@@ -65,11 +65,11 @@ struct RowMath {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION static void add_squares(const pack& v,
-                                                 accumulation_type& sum) {
+  KOKKOS_INLINE_FUNCTION static void add_squares(
+      const pack& v, accumulation_type& sum_of_squares) {
     for (int k = 0; k < width; ++k) {
       const auto value = static_cast<accumulation_type>(v.lane[k]);
-      sum += value * value;
+      sum_of_squares += value * value;
     }
   }
 
