@@ -1,6 +1,7 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -58,6 +59,87 @@ TEST(Cuda, HalfNearItsMaximum) {
   rms_norm(x, weight, y, 1e-6);
   Kokkos::fence();
   expect_reference_result(x, weight, y, 1e-6, "|x| up to 65000");
+}
+
+// Captures call() into a CUDA graph on `stream`, which fails if the call
+// synchronizes, allocates or copies to the host, and replays the graph.
+template <class Call>
+void capture_and_replay(cudaStream_t stream, const Call& call) {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal),
+            cudaSuccess);
+  call();
+  ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+
+template <class View>
+std::vector<typename View::non_const_value_type> host_values(const View& view) {
+  const auto host = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Testing::contiguous_copy(view));
+  return {host.data(), host.data() + host.size()};
+}
+
+// Every entry point can be captured into a CUDA graph on the instance's
+// stream (the backward pass once its workspace has grown to the shape), and
+// the replayed graph computes the right result.
+TEST(Cuda, CapturedIntoGraph) {
+  using Matrix = Kokkos::View<float**, Kokkos::CudaSpace>;
+  using Vector = Kokkos::View<float*, Kokkos::CudaSpace>;
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  {
+    const Kokkos::Cuda space(stream);
+    for (auto [rows, n] : {std::pair<std::size_t, std::size_t>{64, 256},
+                           {1, 4096},
+                           {16, 65536}}) {
+      Matrix x("x", rows, n), y("y", rows, n);
+      Vector weight("weight", n);
+      Testing::fill_uniform(x, 11);
+      Testing::fill_uniform(weight, 12);
+      Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+      Kokkos::fence();
+      capture_and_replay(stream, [&] { rms_norm(space, x, weight, y, 1e-6); });
+      expect_reference_result(
+          x, weight, y, 1e-6,
+          "rows=" + std::to_string(rows) + " N=" + std::to_string(n));
+    }
+
+    const std::size_t rows = 64, n = 4096;
+    Matrix x("x", rows, n), residual("residual", rows, n), sum("sum", rows, n),
+        y("y", rows, n), dx("dx", rows, n), graph_dx("graph dx", rows, n);
+    Vector weight("weight", n), rstd("rstd", rows), dweight("dweight", n),
+        graph_dweight("graph dweight", n);
+    Testing::fill_uniform(x, 13);
+    Testing::fill_uniform(residual, 14);
+    Testing::fill_uniform(weight, 15);
+    for (const Matrix& out : {sum, y, graph_dx}) {
+      Testing::poison(out, std::numeric_limits<double>::quiet_NaN());
+    }
+    Testing::poison(graph_dweight, std::numeric_limits<double>::quiet_NaN());
+    Kokkos::fence();
+    capture_and_replay(stream, [&] {
+      add_rms_norm(space, x, residual, sum, weight, y, 1e-6, rstd);
+    });
+    expect_reference_result(sum, weight, y, 1e-6, "add_rms_norm");
+
+    // dy = y. The first call grows the workspace; the captured call must
+    // give the same bits.
+    BackwardWorkspace<Kokkos::Cuda> workspace;
+    rms_norm_backward(space, y, sum, weight, rstd, dx, dweight, workspace);
+    capture_and_replay(stream, [&] {
+      rms_norm_backward(space, y, sum, weight, rstd, graph_dx, graph_dweight,
+                        workspace);
+    });
+    EXPECT_EQ(host_values(graph_dx), host_values(dx));
+    EXPECT_EQ(host_values(graph_dweight), host_values(dweight));
+  }
+  cudaStreamDestroy(stream);
 }
 
 // Two execution space instances on two streams run their calls, repeated
