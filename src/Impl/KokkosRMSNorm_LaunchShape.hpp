@@ -53,15 +53,15 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
   } else {
     constexpr int warp = 32;
     if (packs_per_row <= std::size_t(4) * warp) {
-      // Short rows: a row per vector of lanes, as many as take two Packs
-      // each up to a warp, and 128 threads a team, so that teams are few
-      // enough for the block scheduler (a team per row halves the bandwidth
-      // of 65536 x 256 on an H200) and each lane has two loads in flight.
+      // Short rows: a row per vector of lanes, as few as hold it four Packs
+      // a lane, and 4 to 8 rows a team, so that teams are few enough for
+      // the block scheduler (a team per row halves the bandwidth of
+      // 65536 x 256 on an H200) and each lane has four loads in flight.
       int lanes = 1;
-      while (lanes < warp && std::size_t(2) * lanes < packs_per_row) {
+      while (std::size_t(4) * lanes < packs_per_row) {
         lanes *= 2;
       }
-      const int rows_per_team = 128 / lanes;
+      const int rows_per_team = std::max(4, 64 / lanes);
       return {ceil_div(rows, rows_per_team), rows_per_team, lanes,
               rows_per_team, packs_per_lane_for(packs_per_row, lanes)};
     }
