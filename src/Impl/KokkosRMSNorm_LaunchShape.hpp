@@ -54,9 +54,10 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
     constexpr int warp = 32;
     if (packs_per_row <= std::size_t(4) * warp) {
       // Short rows: a row per vector of lanes, as few as hold it four Packs
-      // a lane, and 4 to 8 rows a team, so that teams are few enough for
-      // the block scheduler (a team per row halves the bandwidth of
-      // 65536 x 256 on an H200) and each lane has four loads in flight.
+      // a lane, and 64 threads (at least 4 rows) a team, so that teams are
+      // few enough for the block scheduler (a team per row halves the
+      // bandwidth of 65536 x 256 on an H200) and each lane has four loads
+      // in flight (the sweep's best for bf16 N = 256).
       int lanes = 1;
       while (std::size_t(4) * lanes < packs_per_row) {
         lanes *= 2;
