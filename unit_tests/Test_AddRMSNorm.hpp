@@ -102,10 +102,7 @@ TYPED_TEST_P(AddRMSNormTest, WithRstdAndOnePlus) {
                one_plus(weight), y, TestFixture::eps, rstd);
   typename TestFixture::Space().fence();
   const auto sum_host = Testing::to_host_doubles(sum);
-  Testing::HostVector factors = Testing::to_host_doubles_1d(weight);
-  for (std::size_t j = 0; j < n; ++j) {
-    factors(j) += 1;
-  }
+  Testing::HostVector factors = one_plus_factors(weight);
   expect_reference_result(sum, factors, y, TestFixture::eps, "one_plus");
   expect_close<Accumulation>(
       Testing::as_row(Testing::to_host_doubles_1d(rstd)),

@@ -56,6 +56,23 @@ struct Tolerance<double> {
   static constexpr double tiny = 1e-150, huge = 1e150;
 };
 
+// The weight factors of one_plus(weight), 1 + weight(j), in double.
+template <class WeightView>
+Testing::HostVector one_plus_factors(const WeightView& weight) {
+  Testing::HostVector factors = Testing::to_host_doubles_1d(weight);
+  for (std::size_t j = 0; j < factors.extent(0); ++j) {
+    factors(j) += 1;
+  }
+  return factors;
+}
+
+// The weight factors of no_weight: n ones.
+inline Testing::HostVector unit_factors(std::size_t n) {
+  Testing::HostVector ones("ones", n);
+  Kokkos::deep_copy(ones, 1.0);
+  return ones;
+}
+
 // Expects `actual` to match `expected` within the tolerance of T.
 template <class T>
 void expect_close(const Testing::HostMatrix& actual,

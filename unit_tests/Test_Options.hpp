@@ -41,9 +41,7 @@ TYPED_TEST_P(OptionsTest, NoWeight) {
     Testing::poison(y, TestFixture::nan);
     rms_norm(typename TestFixture::Space(), x, no_weight, y, TestFixture::eps);
     typename TestFixture::Space().fence();
-    Testing::HostVector ones("ones", n);
-    Kokkos::deep_copy(ones, 1.0);
-    expect_reference_result(x, ones, y, TestFixture::eps,
+    expect_reference_result(x, unit_factors(n), y, TestFixture::eps,
                             "no weight, N=" + std::to_string(n));
   }
 }
@@ -58,10 +56,7 @@ TYPED_TEST_P(OptionsTest, OnePlusWeight) {
     rms_norm(typename TestFixture::Space(), x, one_plus(weight), y,
              TestFixture::eps);
     typename TestFixture::Space().fence();
-    Testing::HostVector factors = Testing::to_host_doubles_1d(weight);
-    for (std::size_t j = 0; j < n; ++j) {
-      factors(j) += 1;
-    }
+    Testing::HostVector factors = one_plus_factors(weight);
     expect_reference_result(x, factors, y, TestFixture::eps,
                             "one_plus, N=" + std::to_string(n));
   }
