@@ -51,9 +51,33 @@ void register_over_buffers(const std::string& name, const Shape& shape,
       }));
 }
 
+// With a workspace, as a demanding user calls it (long rows split across
+// teams where the backend allows it); the workspace grows in the warm-up
+// calls.
 template <class T>
 void register_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
-  register_over_buffers<T>(benchmark_name<T>("kokkosrmsnorm", shape), shape,
+  register_over_buffers<T>(
+      benchmark_name<T>("kokkosrmsnorm", shape), shape, copy_ceiling_gbps,
+      [](const Buffers<T>& buffers) {
+        return [&buffers,
+                workspace = std::make_shared<Workspace<Space>>()](int c) {
+          rms_norm(Space(), buffers.x[c], buffers.weight, buffers.y[c], eps,
+                   *workspace);
+        };
+      });
+}
+
+// Without a workspace, on the shapes where that changes the kernel.
+template <class T>
+void register_rms_norm_without_workspace(const Shape& shape,
+                                         double copy_ceiling_gbps) {
+  const std::size_t packs = shape.n / Impl::vector_width_v<T>;
+  if (Impl::choose_launch_shape<Space>(shape.rows, packs,
+                                       Impl::max_teams_per_row(Space()))
+          .teams_per_row == 1) {
+    return;
+  }
+  register_over_buffers<T>(benchmark_name<T>("without_workspace", shape), shape,
                            copy_ceiling_gbps, [](const Buffers<T>& buffers) {
                              return [&buffers](int c) {
                                rms_norm(Space(), buffers.x[c], buffers.weight,
@@ -63,15 +87,17 @@ void register_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
 }
 
 // The fused residual add in place, as vLLM calls it: x and the residual
-// read, the sum written over the residual and y over x, four matrices.
+// read, the sum written over the residual and y over x, four matrices;
+// with a workspace.
 template <class T>
 void register_add_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
   register_over_buffers<T>(
       benchmark_name<T>("add_rms_norm", shape), shape, copy_ceiling_gbps,
       [](const Buffers<T>& buffers) {
-        return [&buffers](int c) {
+        return [&buffers,
+                workspace = std::make_shared<Workspace<Space>>()](int c) {
           add_rms_norm(Space(), buffers.x[c], buffers.y[c], buffers.y[c],
-                       buffers.weight, buffers.x[c], eps);
+                       buffers.weight, buffers.x[c], eps, *workspace);
         };
       },
       4);
@@ -94,8 +120,7 @@ void register_backward(const Shape& shape, double copy_ceiling_gbps) {
         Kokkos::deep_copy(rstd, 1);
         typename Buffers<T>::Vector dweight("dweight", shape.n);
         return [&buffers, dx, rstd, dweight,
-                workspace =
-                    std::make_shared<BackwardWorkspace<Space>>()](int c) {
+                workspace = std::make_shared<Workspace<Space>>()](int c) {
           rms_norm_backward(Space(), buffers.y[c], buffers.x[c], buffers.weight,
                             rstd, dx[c], dweight, *workspace);
         };
@@ -148,6 +173,7 @@ void register_kokkos_kernels(const Shape& shape, double copy_ceiling_gbps) {
 template <class T>
 void register_all(const Shape& shape, double copy_ceiling_gbps) {
   register_rms_norm<T>(shape, copy_ceiling_gbps);
+  register_rms_norm_without_workspace<T>(shape, copy_ceiling_gbps);
 #ifdef KOKKOSRMSNORM_HAS_KOKKOSKERNELS
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     register_kokkos_kernels<T>(shape, copy_ceiling_gbps);

@@ -4,7 +4,9 @@
 // The kernel under launch shapes other than the chosen one, to tune
 // choose_launch_shape. Names: sweep/<dtype>/M:<rows>/N:<n>/<shape>.
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "PerfTest_Benchmarks.hpp"
@@ -13,6 +15,7 @@ namespace KokkosRMSNorm::PerfTest {
 
 inline std::string describe(const Impl::LaunchShape& launch) {
   return "rows:" + std::to_string(launch.rows_per_team) +
+         "/teams_per_row:" + std::to_string(launch.teams_per_row) +
          "/team:" + std::to_string(launch.team_size) + "x" +
          std::to_string(launch.vector_length) +
          "/packs_per_lane:" + std::to_string(launch.packs_per_lane);
@@ -20,9 +23,13 @@ inline std::string describe(const Impl::LaunchShape& launch) {
 
 // GPU candidates: 8, 16 or 32 vector lanes per row with 4 to 16 rows a
 // team, or a team of 64 to 1024 threads per row, each with as few Packs a
-// lane as cover the row (at most 8, and 8 only up to 512 threads).
+// lane as cover the row (at most 8, and 8 only up to 512 threads); and
+// where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
+// thread, or 256 holding 8, in as many teams as cover the row (at most
+// max_teams_per_row).
 inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
-                                                 std::size_t packs) {
+                                                 std::size_t packs,
+                                                 int max_teams_per_row) {
   std::vector<Impl::LaunchShape> out;
   for (int vector = 8; vector <= 32; vector *= 2) {
     const int per_lane = Impl::packs_per_lane_for(packs, vector);
@@ -41,23 +48,36 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
       out.push_back({static_cast<int>(rows), threads, 1, 1, per_lane});
     }
   }
+  for (auto [threads, per_lane] : {std::pair{128, 4}, std::pair{256, 4},
+                                   std::pair{512, 4}, std::pair{256, 8}}) {
+    const int teams =
+        std::min(Impl::ceil_div(packs, threads * per_lane), max_teams_per_row);
+    if (teams > 1) {
+      out.push_back(
+          {static_cast<int>(rows) * teams, threads, 1, 1, per_lane, teams});
+    }
+  }
   return out;
 }
 
 template <class T>
 void register_sweep(const Shape& shape, double copy_ceiling_gbps) {
   constexpr int width = Impl::vector_width_v<T>;
-  for (const auto& launch : candidates(shape.rows, shape.n / width)) {
+  for (const auto& launch : candidates(shape.rows, shape.n / width,
+                                       Impl::max_teams_per_row(Space()))) {
     register_over_buffers<T>(
         benchmark_name<T>("sweep", shape) + "/" + describe(launch), shape,
-        copy_ceiling_gbps, [launch](const Buffers<T>& buffers) {
-          return [&buffers, launch, space = Space()](int c) {
+        copy_ceiling_gbps, [launch, shape](const Buffers<T>& buffers) {
+          using Split = Impl::RowSplit<Impl::accumulation_type_t<T>>;
+          const Kokkos::View<std::byte*, Space> workspace(
+              "workspace", Split::bytes(shape.rows, launch.teams_per_row));
+          return [&buffers, launch, workspace, space = Space()](int c) {
             Impl::launch_rms_norm(
                 space,
                 Impl::make_row_math<width>(buffers.x[c], Impl::None(),
                                            Impl::None(), buffers.weight,
                                            buffers.y[c], Impl::None(), eps),
-                launch);
+                launch, workspace.data());
           };
         });
   }

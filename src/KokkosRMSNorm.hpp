@@ -3,9 +3,9 @@
 
 #include "KokkosRMSNorm_AddRMSNorm.hpp"
 #include "KokkosRMSNorm_Backward.hpp"
-#include "KokkosRMSNorm_BackwardWorkspace.hpp"
 #include "KokkosRMSNorm_RMSNorm.hpp"
 #include "KokkosRMSNorm_Version.hpp"
 #include "KokkosRMSNorm_Weight.hpp"
+#include "KokkosRMSNorm_Workspace.hpp"
 
 #endif

@@ -8,6 +8,7 @@
 #include "Impl/KokkosRMSNorm_Forward.hpp"
 #include "Impl/KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Weight.hpp"
+#include "KokkosRMSNorm_Workspace.hpp"
 
 namespace KokkosRMSNorm {
 
@@ -27,7 +28,7 @@ void add_rms_norm(const ExecutionSpace& space, const XView& x,
                   const ResidualView& residual, const SumView& sum,
                   const Weight& weight, const YView& y, double eps) {
   Impl::rms_norm_forward("add_rms_norm", space, x, residual, sum, weight, y,
-                         Impl::None(), eps);
+                         Impl::None(), eps, nullptr);
 }
 
 template <
@@ -39,7 +40,33 @@ void add_rms_norm(const ExecutionSpace& space, const XView& x,
                   const Weight& weight, const YView& y, double eps,
                   const RstdView& rstd) {
   Impl::rms_norm_forward("add_rms_norm", space, x, residual, sum, weight, y,
-                         rstd, eps);
+                         rstd, eps, nullptr);
+}
+
+/// The same, splitting long rows across teams as rms_norm does with a
+/// workspace.
+template <
+    class ExecutionSpace, class XView, class ResidualView, class SumView,
+    class Weight, class YView,
+    class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+void add_rms_norm(const ExecutionSpace& space, const XView& x,
+                  const ResidualView& residual, const SumView& sum,
+                  const Weight& weight, const YView& y, double eps,
+                  Workspace<ExecutionSpace>& workspace) {
+  Impl::rms_norm_forward("add_rms_norm", space, x, residual, sum, weight, y,
+                         Impl::None(), eps, &workspace);
+}
+
+template <
+    class ExecutionSpace, class XView, class ResidualView, class SumView,
+    class Weight, class YView, class RstdView,
+    class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+void add_rms_norm(const ExecutionSpace& space, const XView& x,
+                  const ResidualView& residual, const SumView& sum,
+                  const Weight& weight, const YView& y, double eps,
+                  const RstdView& rstd, Workspace<ExecutionSpace>& workspace) {
+  Impl::rms_norm_forward("add_rms_norm", space, x, residual, sum, weight, y,
+                         rstd, eps, &workspace);
 }
 
 /// add_rms_norm on a default instance of x's execution space.

@@ -12,7 +12,7 @@
 #include "Impl/KokkosRMSNorm_Rows.hpp"
 #include "Impl/KokkosRMSNorm_Validate.hpp"
 #include "Impl/KokkosRMSNorm_WeightFactors.hpp"
-#include "KokkosRMSNorm_BackwardWorkspace.hpp"
+#include "KokkosRMSNorm_Workspace.hpp"
 #include "KokkosRMSNorm_Weight.hpp"
 
 namespace KokkosRMSNorm {
@@ -42,7 +42,7 @@ void rms_norm_backward(const ExecutionSpace& space, const DYView& dy,
                        const XView& x, const Weight& weight,
                        const RstdView& rstd, const DXView& dx,
                        const DWeight& dweight,
-                       BackwardWorkspace<ExecutionSpace>& workspace) {
+                       Workspace<ExecutionSpace>& workspace) {
   constexpr const char* function = "rms_norm_backward";
   const auto weight_values = Impl::weight_view(weight);
   const auto dweight_values = Impl::weight_view(dweight);
@@ -104,10 +104,10 @@ void rms_norm_backward(const ExecutionSpace& space, const DYView& dy,
 template <class DYView, class XView, class Weight, class RstdView, class DXView,
           class DWeight,
           class = std::enable_if_t<Kokkos::is_view<DYView>::value>>
-void rms_norm_backward(
-    const DYView& dy, const XView& x, const Weight& weight,
-    const RstdView& rstd, const DXView& dx, const DWeight& dweight,
-    BackwardWorkspace<typename XView::execution_space>& workspace) {
+void rms_norm_backward(const DYView& dy, const XView& x, const Weight& weight,
+                       const RstdView& rstd, const DXView& dx,
+                       const DWeight& dweight,
+                       Workspace<typename XView::execution_space>& workspace) {
   rms_norm_backward(typename XView::execution_space(), dy, x, weight, rstd, dx,
                     dweight, workspace);
 }

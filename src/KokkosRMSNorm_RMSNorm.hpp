@@ -8,6 +8,7 @@
 #include "Impl/KokkosRMSNorm_Forward.hpp"
 #include "Impl/KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Weight.hpp"
+#include "KokkosRMSNorm_Workspace.hpp"
 
 namespace KokkosRMSNorm {
 
@@ -31,7 +32,7 @@ template <
 void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
               const YView& y, double eps) {
   Impl::rms_norm_forward("rms_norm", space, x, Impl::None(), Impl::None(),
-                         weight, y, Impl::None(), eps);
+                         weight, y, Impl::None(), eps, nullptr);
 }
 
 /// The same, also storing each row's rstd(i) to rstd: a View of x's leading
@@ -43,7 +44,34 @@ template <
 void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
               const YView& y, double eps, const RstdView& rstd) {
   Impl::rms_norm_forward("rms_norm", space, x, Impl::None(), Impl::None(),
-                         weight, y, rstd, eps);
+                         weight, y, rstd, eps, nullptr);
+}
+
+/// The same, splitting long rows across teams where the backend allows it
+/// (CUDA), which keeps them in registers so x is read once: rows of more
+/// than 8192 floats or 16384 16-bit values are faster with a workspace. The
+/// workspace grows on the first call of a shape (a few bytes a row) and is
+/// then reused, as for rms_norm_backward; the kernel is preceded by a
+/// zeroing of the row counters on `space`.
+template <
+    class ExecutionSpace, class XView, class Weight, class YView,
+    class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
+              const YView& y, double eps,
+              Workspace<ExecutionSpace>& workspace) {
+  Impl::rms_norm_forward("rms_norm", space, x, Impl::None(), Impl::None(),
+                         weight, y, Impl::None(), eps, &workspace);
+}
+
+template <
+    class ExecutionSpace, class XView, class Weight, class YView,
+    class RstdView,
+    class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
+              const YView& y, double eps, const RstdView& rstd,
+              Workspace<ExecutionSpace>& workspace) {
+  Impl::rms_norm_forward("rms_norm", space, x, Impl::None(), Impl::None(),
+                         weight, y, rstd, eps, &workspace);
 }
 
 /// rms_norm on a default instance of x's execution space.

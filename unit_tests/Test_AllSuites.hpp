@@ -11,6 +11,7 @@
 #include "Test_Options.hpp"
 #include "Test_RMSNorm.hpp"
 #include "Test_Randomized.hpp"
+#include "Test_Workspace.hpp"
 
 #ifdef KOKKOSRMSNORM_HAS_KOKKOSKERNELS
 #include "Test_KokkosKernels.hpp"
@@ -36,6 +37,8 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Name, AddRMSNormTest,                  \
                                  KokkosRMSNorm::Test::CasesFor<Space>); \
   INSTANTIATE_TYPED_TEST_SUITE_P(Name, BackwardTest,                    \
+                                 KokkosRMSNorm::Test::CasesFor<Space>); \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Name, WorkspaceTest,                   \
                                  KokkosRMSNorm::Test::CasesFor<Space>); \
   KOKKOSRMSNORM_INSTANTIATE_KOKKOSKERNELS_TESTS(Name, Space)
 

@@ -26,7 +26,7 @@ class BackwardTest : public ::testing::Test {
   using Vector = typename Case::vector;
   using Accumulation = Impl::accumulation_type_t<T>;
   using Rstd = Kokkos::View<Accumulation*, Space>;
-  BackwardWorkspace<Space> workspace;  // grown by the first calls, reused
+  Workspace<Space> workspace;  // grown by the first calls, reused
   static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
   // Seeded dy, x and weight, and the rstd of x computed on the host and

@@ -143,7 +143,7 @@ TYPED_TEST_P(InvalidArgumentsTest, OtherArguments) {
   Testing::poison(out, sentinel);
   Testing::poison(dweight, sentinel);
   const Space space;
-  BackwardWorkspace<Space> workspace;
+  Workspace<Space> workspace;
   expect_invalid([&] { add_rms_norm(space, x, bad, good, weight, out, 1e-6); },
                  "add_rms_norm", "residual extents (4, 7)", "x extents (4, 8)");
   expect_invalid([&] { add_rms_norm(space, x, good, bad, weight, out, 1e-6); },

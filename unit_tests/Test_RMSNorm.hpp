@@ -109,39 +109,51 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
   // The kernel under launch shapes the chooser may not pick on this
   // backend, element by element (Packs of one): lanes that are a team's
   // threads or a thread's vector lanes, 1 to 8 values a lane, rows that
-  // fill the lanes exactly, leave a lane idle, or take several sweeps.
+  // fill the lanes exactly, leave a lane idle, or take several sweeps; and
+  // where the backend splits rows, rows split across 2 or 3 teams.
   using Space = typename TypeParam::execution_space;
   const int threads = Impl::is_gpu_v<Space> ? 64 : 1;  // a host team is 1
   const int vector = Impl::is_gpu_v<Space> ? 32 : 1;
   const int rows = 13;
+  std::vector<Impl::LaunchShape> shapes;
   for (int per_lane : {1, 2, 4, 8}) {
-    const Impl::LaunchShape team_rows{rows, threads, 1, 1, per_lane};
-    const Impl::LaunchShape thread_rows{Impl::ceil_div(rows, 4),
-                                        Impl::is_gpu_v<Space> ? 4 : 1, vector,
-                                        4, per_lane};
-    for (const auto& shape : {team_rows, thread_rows}) {
-      const int lanes = shape.rows_per_team == 1 ? threads : vector;
-      const int sweep = lanes * per_lane;
-      for (int n : {sweep - 1, sweep, 3 * sweep + 1}) {
-        if (n < 1)
-          continue;
-        typename TypeParam::matrix x("x", rows, n), y("y", rows, n);
-        typename TypeParam::vector weight("weight", n);
-        Testing::fill_uniform(x, n);
-        Testing::fill_uniform(weight, n + 1);
-        Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
-        Impl::launch_rms_norm(
-            Space(),
-            Impl::make_row_math<1>(x, Impl::None(), Impl::None(), weight, y,
-                                   Impl::None(), 1e-6),
-            shape);
-        Space().fence();
-        expect_reference_result(
-            x, weight, y, 1e-6,
-            "N=" + std::to_string(n) +
-                " rows_per_team=" + std::to_string(shape.rows_per_team) +
-                " packs_per_lane=" + std::to_string(per_lane));
-      }
+    shapes.push_back({rows, threads, 1, 1, per_lane});
+    shapes.push_back({Impl::ceil_div(rows, 4), Impl::is_gpu_v<Space> ? 4 : 1,
+                      vector, 4, per_lane});
+    for (int teams = 2; teams <= 3 && per_lane >= 4 &&
+                        teams <= Impl::max_teams_per_row(Space());
+         ++teams) {
+      shapes.push_back({rows * teams, threads, 1, 1, per_lane, teams});
+    }
+  }
+  Workspace<Space> workspace;
+  for (const auto& shape : shapes) {
+    const int lanes = shape.rows_per_team == 1 ? threads : vector;
+    const int sweep = lanes * shape.packs_per_lane * shape.teams_per_row;
+    for (int n : {sweep - 1, sweep, 3 * sweep + 1}) {
+      if (n < 1)
+        continue;
+      typename TypeParam::matrix x("x", rows, n), y("y", rows, n);
+      typename TypeParam::vector weight("weight", n);
+      Testing::fill_uniform(x, n);
+      Testing::fill_uniform(weight, n + 1);
+      Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+      using Split = Impl::RowSplit<
+          Impl::accumulation_type_t<typename TypeParam::value_type>>;
+      Impl::launch_rms_norm(
+          Space(),
+          Impl::make_row_math<1>(x, Impl::None(), Impl::None(), weight, y,
+                                 Impl::None(), 1e-6),
+          shape,
+          workspace.reserve(Space(), Split::bytes(rows, shape.teams_per_row))
+              .data());
+      Space().fence();
+      expect_reference_result(
+          x, weight, y, 1e-6,
+          "N=" + std::to_string(n) +
+              " rows_per_team=" + std::to_string(shape.rows_per_team) +
+              " packs_per_lane=" + std::to_string(shape.packs_per_lane) +
+              " teams_per_row=" + std::to_string(shape.teams_per_row));
     }
   }
 }

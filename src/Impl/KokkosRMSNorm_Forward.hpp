@@ -4,25 +4,48 @@
 #include <Kokkos_Core.hpp>
 
 #include "KokkosRMSNorm_Kernel.hpp"
+#include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 #include "KokkosRMSNorm_Requirements.hpp"
+#include "KokkosRMSNorm_RowSplit.hpp"
 #include "KokkosRMSNorm_Rows.hpp"
 #include "KokkosRMSNorm_Validate.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
+#include "KokkosRMSNorm_Workspace.hpp"
 
 namespace KokkosRMSNorm::Impl {
+
+// Launches the kernel for `math` in the shape chosen for its rows, which
+// splits rows across teams only where the backend allows it and a
+// workspace is given.
+template <class ExecutionSpace, class Math>
+void launch_in_chosen_shape(const ExecutionSpace& space, const Math& math,
+                            Workspace<ExecutionSpace>* workspace) {
+  const LaunchShape shape = choose_launch_shape<ExecutionSpace>(
+      math.rows(), math.packs_per_row(),
+      workspace ? max_teams_per_row(space) : 1);
+  using Split = RowSplit<typename Math::accumulation_type>;
+  launch_rms_norm(
+      space, math, shape,
+      shape.teams_per_row > 1
+          ? workspace
+                ->reserve(space, Split::bytes(math.rows(), shape.teams_per_row))
+                .data()
+          : nullptr);
+}
 
 // What rms_norm and add_rms_norm share: check every argument, then launch
 // one kernel over rows of 16-byte Packs where every row argument and the
 // weight allow it, element by element otherwise. residual, sum and rstd
-// may be None.
+// may be None, workspace null.
 template <class ExecutionSpace, class XView, class ResidualView, class SumView,
           class Weight, class YView, class RstdView>
-void rms_norm_forward(const char* function, const ExecutionSpace& space,
-                      const XView& x, const ResidualView& residual,
-                      const SumView& sum, const Weight& weight, const YView& y,
-                      const RstdView& rstd, double eps) {
+void rms_norm_forward(
+    const char* function, const ExecutionSpace& space, const XView& x,
+    const ResidualView& residual, const SumView& sum, const Weight& weight,
+    const YView& y, const RstdView& rstd, double eps,
+    Workspace<typename ExecutionSpace::execution_space>* workspace) {
   const auto weight_values = weight_view(weight);
   require_row_views<ExecutionSpace, XView, ResidualView, SumView, YView>();
   require_writable<SumView, YView, RstdView>();
@@ -53,12 +76,16 @@ void rms_norm_forward(const char* function, const ExecutionSpace& space,
   if (rows_fit_packs<width>(x_rows) && rows_fit_packs<width>(residual_rows) &&
       rows_fit_packs<width>(sum_rows) && rows_fit_packs<width>(y_rows) &&
       row_fits_packs<width>(weight_values)) {
-    launch_rms_norm(
-        space, make_row_math<width>(x_rows, residual_rows, sum_rows, weight,
-                                    y_rows, rstd_values, eps));
+    launch_in_chosen_shape(
+        space,
+        make_row_math<width>(x_rows, residual_rows, sum_rows, weight, y_rows,
+                             rstd_values, eps),
+        workspace);
   } else {
-    launch_rms_norm(space, make_row_math<1>(x_rows, residual_rows, sum_rows,
-                                            weight, y_rows, rstd_values, eps));
+    launch_in_chosen_shape(space,
+                           make_row_math<1>(x_rows, residual_rows, sum_rows,
+                                            weight, y_rows, rstd_values, eps),
+                           workspace);
   }
 }
 

@@ -2,6 +2,7 @@
 #define KOKKOSRMSNORM_IMPL_KERNEL_HPP
 
 #include <cstddef>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -10,6 +11,7 @@
 #include "KokkosRMSNorm_Numerics.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
+#include "KokkosRMSNorm_RowSplit.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
 
 namespace KokkosRMSNorm::Impl {
@@ -140,68 +142,77 @@ struct RMSNormKernel : Math {
   using typename Math::accumulation_type;
   using typename Math::pack;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  static constexpr int packs_per_lane = PacksPerLane;
 
   int rows_per_team;
   int lane_count;  // the team size for TeamPerRow, else the vector length
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
+    const int packs = static_cast<int>(this->x.extent(1));
+    const auto whole_row = [](accumulation_type sum) { return sum; };
     if constexpr (TeamPerRow) {
-      normalize(Kokkos::TeamThreadRange(team, lane_count), team.league_rank());
+      normalize(Kokkos::TeamThreadRange(team, lane_count), team.league_rank(),
+                0, packs, whole_row);
     } else {
       const std::size_t first = std::size_t(team.league_rank()) * rows_per_team;
       Kokkos::parallel_for(
           Kokkos::TeamThreadRange(team, rows_per_team), [&](int local) {
             if (first + local < this->x.extent(0)) {
               normalize(Kokkos::ThreadVectorRange(team, lane_count),
-                        first + local);
+                        first + local, 0, packs, whole_row);
             }
           });
     }
   }
 
-  // Calls f(k, j) for each Pack j of the sweep starting at Pack `start` that
-  // lane holds as held[k].
+  // Calls f(k, j) for each Pack j before `end` of the sweep starting at
+  // Pack `start` that lane holds as held[k].
   template <class F>
-  KOKKOS_FORCEINLINE_FUNCTION void for_each_held(int lane, int start, int packs,
+  KOKKOS_FORCEINLINE_FUNCTION void for_each_held(int lane, int start, int end,
                                                  F&& f) const {
     for (int k = 0; k < PacksPerLane; ++k) {
       const int j = start + lane + k * lane_count;
-      if (j < packs) {
+      if (j < end) {
         f(k, j);
       }
     }
   }
 
-  template <class Lanes>
-  KOKKOS_FUNCTION void normalize(const Lanes& lanes, std::size_t row) const {
-    const int packs = static_cast<int>(this->x.extent(1));
+  // Normalizes Packs [begin, end) of the row, whose sum of squares
+  // row_sum(sum over those Packs) gives: all of it, or a chunk of it when
+  // teams split the row.
+  template <class Lanes, class RowSum>
+  KOKKOS_FUNCTION void normalize(const Lanes& lanes, std::size_t row, int begin,
+                                 int end, const RowSum& row_sum) const {
     const int sweep = lane_count * PacksPerLane;  // Packs one sweep covers
-    const int sweeps = Resident ? 1 : (packs + sweep - 1) / sweep;
+    const int sweeps_end =
+        Resident ? begin + sweep
+                 : begin + (end - begin + sweep - 1) / sweep * sweep;
     // Zeroed because g++ cannot see that each read follows a load.
     pack held[PacksPerLane] = {};
     accumulation_type sum_of_squares = 0;
     Kokkos::parallel_reduce(
         lanes,
         [&](int lane, accumulation_type& sum) {
-          for (int start = 0; start < sweeps * sweep; start += sweep) {
-            for_each_held(lane, start, packs,
+          for (int start = begin; start < sweeps_end; start += sweep) {
+            for_each_held(lane, start, end,
                           [&](int k, int j) { held[k] = this->load(row, j); });
-            for_each_held(lane, start, packs,
+            for_each_held(lane, start, end,
                           [&](int k, int) { Math::add_squares(held[k], sum); });
           }
         },
         sum_of_squares);
-    const accumulation_type rstd = this->rstd(sum_of_squares);
+    const accumulation_type rstd = this->rstd(row_sum(sum_of_squares));
     Kokkos::parallel_for(lanes, [&](int lane) {
-      if (lane == 0) {
+      if (lane == 0 && begin == 0) {
         this->store_rstd(row, rstd);
       }
-      for (int start = 0; start < sweeps * sweep; start += sweep) {
+      for (int start = begin; start < sweeps_end; start += sweep) {
         if constexpr (!Resident) {
-          for_each_held(lane, start, packs,
+          for_each_held(lane, start, end,
                         [&](int k, int j) { held[k] = this->reload(row, j); });
         }
-        for_each_held(lane, start, packs, [&](int k, int j) {
+        for_each_held(lane, start, end, [&](int k, int j) {
           this->store_scaled(row, j, held[k], rstd);
         });
       }
@@ -209,58 +220,109 @@ struct RMSNormKernel : Math {
   }
 };
 
-// Launches the kernel `shape` names for `math`.
+// Rows split into chunks of chunk_packs Packs, a team each: a team holds its
+// chunk as RMSNormKernel holds a row, and the teams of a row add their sums
+// of squares through `split` before they scale. A team's chunk is named by
+// its ticket, not its league rank (see RowSplit::take_ticket).
+template <int PacksPerLane, bool Resident, class ExecutionSpace, class Math>
+struct SplitRowKernel
+    : RMSNormKernel<PacksPerLane, true, Resident, ExecutionSpace, Math> {
+  using typename Math::accumulation_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+
+  RowSplit<accumulation_type> split;
+  int chunk_packs;
+
+  KOKKOS_FUNCTION void operator()(const member_type& team) const {
+    int ticket = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team), [&](int& taken) { taken = split.take_ticket(); },
+        ticket);
+    const std::size_t row = ticket / split.teams_per_row;
+    const int chunk = ticket % split.teams_per_row;
+    const int begin = chunk * chunk_packs;
+    const int packs = static_cast<int>(this->x.extent(1));
+    const int end = begin + chunk_packs < packs ? begin + chunk_packs : packs;
+    this->normalize(Kokkos::TeamThreadRange(team, this->lane_count), row, begin,
+                    end, [&](accumulation_type chunk_sum) {
+                      accumulation_type sum = 0;
+                      Kokkos::single(
+                          Kokkos::PerTeam(team),
+                          [&](accumulation_type& row_sum) {
+                            row_sum = split.row_sum(row, chunk, chunk_sum);
+                          },
+                          sum);
+                      return sum;
+                    });
+  }
+};
+
+// Launches the kernel `shape` names for `math`; `workspace` holds
+// RowSplit::bytes when the shape splits rows.
 template <class ExecutionSpace, class Math>
 void launch_rms_norm(const ExecutionSpace& space, const Math& math,
-                     const LaunchShape& shape) {
+                     const LaunchShape& shape, std::byte* workspace = nullptr) {
   const bool team_per_row = shape.rows_per_team == 1;
   const int lane_count = team_per_row ? shape.team_size : shape.vector_length;
-  const auto launch = [&](auto packs_per_lane, auto team_per_row_constant,
-                          auto resident) {
-    constexpr int per_lane = decltype(packs_per_lane)::value;
+  // Packs a team covers: a row, or a chunk of one.
+  const int span = ceil_div(math.packs_per_row(), shape.teams_per_row);
+  const auto launch = [&](const auto& kernel) {
+    using Kernel = std::decay_t<decltype(kernel)>;
     // Caps registers (at 64 a thread for teams up to 1024, 128 for teams up
     // to 512) so that every team size the shape names can launch.
-    using Policy =
-        Kokkos::TeamPolicy<ExecutionSpace,
-                           Kokkos::LaunchBounds<per_lane <= 4 ? 1024 : 512, 1>>;
+    using Policy = Kokkos::TeamPolicy<
+        ExecutionSpace,
+        Kokkos::LaunchBounds<Kernel::packs_per_lane <= 4 ? 1024 : 512, 1>>;
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm",
         Policy(space, shape.league_size, shape.team_size, shape.vector_length),
-        RMSNormKernel<per_lane, decltype(team_per_row_constant)::value,
-                      decltype(resident)::value, ExecutionSpace, Math>{
-            math, shape.rows_per_team, lane_count});
-  };
-  // Each kernel variant is compiled for both ways of sharing rows.
-  const auto launch_for_rows = [&](auto packs_per_lane, auto resident) {
-    if (team_per_row) {
-      launch(packs_per_lane, std::true_type(), resident);
-    } else {
-      launch(packs_per_lane, std::false_type(), resident);
-    }
+        kernel);
   };
   using std::integral_constant;
-  if (math.packs_per_row() > std::size_t(lane_count) * shape.packs_per_lane) {
-    // Rows longer than one sweep are swept four Packs a lane at a time.
-    return launch_for_rows(integral_constant<int, 4>(), std::false_type());
+  const bool one_sweep = span <= lane_count * shape.packs_per_lane;
+  if (shape.teams_per_row > 1) {
+    // Four or eight Packs a lane, the choices for split rows.
+    const auto launch_split = [&](auto packs_per_lane, auto resident) {
+      launch(SplitRowKernel<decltype(packs_per_lane)::value,
+                            decltype(resident)::value, ExecutionSpace, Math>{
+          {math, 1, lane_count},
+          RowSplit<typename Math::accumulation_type>::zeroed(
+              space, workspace, math.rows(), shape.teams_per_row),
+          span});
+    };
+    if (!one_sweep) {
+      return launch_split(integral_constant<int, 4>(), std::false_type());
+    }
+    if (shape.packs_per_lane == 8) {
+      return launch_split(integral_constant<int, 8>(), std::true_type());
+    }
+    return launch_split(integral_constant<int, 4>(), std::true_type());
+  }
+  const auto launch_rows = [&](auto packs_per_lane, auto resident) {
+    constexpr int per_lane = decltype(packs_per_lane)::value;
+    constexpr bool holds_row = decltype(resident)::value;
+    if (team_per_row) {
+      launch(RMSNormKernel<per_lane, true, holds_row, ExecutionSpace, Math>{
+          math, shape.rows_per_team, lane_count});
+    } else {
+      launch(RMSNormKernel<per_lane, false, holds_row, ExecutionSpace, Math>{
+          math, shape.rows_per_team, lane_count});
+    }
+  };
+  if (!one_sweep) {
+    // Longer rows than one sweep are swept four Packs a lane at a time.
+    return launch_rows(integral_constant<int, 4>(), std::false_type());
   }
   switch (shape.packs_per_lane) {  // as chosen by choose_launch_shape
     case 1:
-      return launch_for_rows(integral_constant<int, 1>(), std::true_type());
+      return launch_rows(integral_constant<int, 1>(), std::true_type());
     case 2:
-      return launch_for_rows(integral_constant<int, 2>(), std::true_type());
+      return launch_rows(integral_constant<int, 2>(), std::true_type());
     case 4:
-      return launch_for_rows(integral_constant<int, 4>(), std::true_type());
+      return launch_rows(integral_constant<int, 4>(), std::true_type());
     default:
-      return launch_for_rows(integral_constant<int, 8>(), std::true_type());
+      return launch_rows(integral_constant<int, 8>(), std::true_type());
   }
-}
-
-// The same with the launch shape chosen for the rows' extents.
-template <class ExecutionSpace, class Math>
-void launch_rms_norm(const ExecutionSpace& space, const Math& math) {
-  launch_rms_norm(
-      space, math,
-      choose_launch_shape<ExecutionSpace>(math.rows(), math.packs_per_row()));
 }
 
 }  // namespace KokkosRMSNorm::Impl

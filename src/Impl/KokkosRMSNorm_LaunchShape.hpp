@@ -21,6 +21,11 @@ struct LaunchShape {
   // Packs each lane holds in registers: 1, 2, 4 or 8. Rows longer than the
   // lanes hold at once are swept four Packs a lane at a time.
   int packs_per_lane;
+  // More than 1: each row is split into as many chunks of equal length (the
+  // last one shorter), a team each, and the teams of a row add their sums of
+  // squares through a workspace (the team holds its chunk as it would hold
+  // a row). league_size is rows x teams_per_row.
+  int teams_per_row = 1;
 };
 
 template <class ExecutionSpace>
@@ -41,8 +46,11 @@ inline int packs_per_lane_for(std::size_t packs, int lanes) {
   return per_lane;
 }
 
+// The shape for rows of `packs_per_row` Packs, splitting rows across at most
+// `max_teams_per_row` teams.
 template <class ExecutionSpace>
-LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
+LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
+                                int max_teams_per_row = 1) {
   if constexpr (!is_gpu_v<ExecutionSpace>) {
     // A host team is one thread walking a block of rows, four Packs at a
     // time; a row stays in cache between its two sweeps.
@@ -65,6 +73,16 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row) {
       const int rows_per_team = std::max(4, 64 / lanes);
       return {ceil_div(rows, rows_per_team), rows_per_team, lanes,
               rows_per_team, packs_per_lane_for(packs_per_row, lanes)};
+    }
+    constexpr std::size_t chunk = 512 * 4;
+    if (packs_per_row > chunk && max_teams_per_row > 1) {
+      // Longer rows than 512 threads hold four Packs a thread: chunks of
+      // that, as many as rows are long (fewer, swept twice, beyond
+      // max_teams_per_row), so a team holds its chunk in registers, the
+      // device holds several teams and x is read once.
+      const int teams =
+          std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
+      return {static_cast<int>(rows) * teams, 512, 1, 1, 4, teams};
     }
     if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers, four Packs a thread up to 512

@@ -1,6 +1,7 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -104,10 +105,19 @@ TEST(Cuda, CapturedIntoGraph) {
       Testing::fill_uniform(weight, 12);
       Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
       Kokkos::fence();
+      const std::string what =
+          "rows=" + std::to_string(rows) + " N=" + std::to_string(n);
       capture_and_replay(stream, [&] { rms_norm(space, x, weight, y, 1e-6); });
-      expect_reference_result(
-          x, weight, y, 1e-6,
-          "rows=" + std::to_string(rows) + " N=" + std::to_string(n));
+      expect_reference_result(x, weight, y, 1e-6, what);
+
+      // With a workspace, grown by a first call: 16 x 65536 splits its rows.
+      Workspace<Kokkos::Cuda> workspace;
+      rms_norm(space, x, weight, y, 1e-6, workspace);
+      Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+      Kokkos::fence();
+      capture_and_replay(
+          stream, [&] { rms_norm(space, x, weight, y, 1e-6, workspace); });
+      expect_reference_result(x, weight, y, 1e-6, "workspace, " + what);
     }
 
     const std::size_t rows = 64, n = 4096;
@@ -130,7 +140,7 @@ TEST(Cuda, CapturedIntoGraph) {
 
     // dy = y. The first call grows the workspace; the captured call must
     // give the same bits.
-    BackwardWorkspace<Kokkos::Cuda> workspace;
+    Workspace<Kokkos::Cuda> workspace;
     rms_norm_backward(space, y, sum, weight, rstd, dx, dweight, workspace);
     capture_and_replay(stream, [&] {
       rms_norm_backward(space, y, sum, weight, rstd, graph_dx, graph_dweight,
@@ -143,31 +153,40 @@ TEST(Cuda, CapturedIntoGraph) {
 }
 
 // Two execution space instances on two streams run their calls, repeated
-// so that they overlap; both results are right.
+// so that they overlap, each with its own workspace: rows of 4096 take a
+// team each, rows of 131072 split across 32 teams, each waiting for the
+// others of its row while the other stream's kernel holds part of the
+// device. Both results are right.
 TEST(Cuda, TwoStreams) {
   using Matrix = Kokkos::View<float**, Kokkos::CudaSpace>;
-  const std::size_t rows = 4096, n = 4096;
   const auto spaces =
       Kokkos::Experimental::partition_space(Kokkos::Cuda(), 1, 1);
-  Matrix x0("x0", rows, n), y0("y0", rows, n), x1("x1", rows, n),
-      residual1("residual1", rows, n), sum1("sum1", rows, n), y1("y1", rows, n);
-  Kokkos::View<float*, Kokkos::CudaSpace> weight("weight", n);
-  Testing::fill_uniform(x0, 31);
-  Testing::fill_uniform(x1, 32);
-  Testing::fill_uniform(residual1, 33);
-  Testing::fill_uniform(weight, 34);
-  for (const Matrix& out : {y0, sum1, y1}) {
-    Testing::poison(out, std::numeric_limits<double>::quiet_NaN());
+  Workspace<Kokkos::Cuda> workspaces[2];
+  for (auto [rows, n] :
+       {std::pair<std::size_t, std::size_t>{4096, 4096}, {64, 131072}}) {
+    Matrix x0("x0", rows, n), y0("y0", rows, n), x1("x1", rows, n),
+        residual1("residual1", rows, n), sum1("sum1", rows, n),
+        y1("y1", rows, n);
+    Kokkos::View<float*, Kokkos::CudaSpace> weight("weight", n);
+    Testing::fill_uniform(x0, 31);
+    Testing::fill_uniform(x1, 32);
+    Testing::fill_uniform(residual1, 33);
+    Testing::fill_uniform(weight, 34);
+    for (const Matrix& out : {y0, sum1, y1}) {
+      Testing::poison(out, std::numeric_limits<double>::quiet_NaN());
+    }
+    Kokkos::fence();
+    for (int repeat = 0; repeat < 8; ++repeat) {
+      rms_norm(spaces[0], x0, weight, y0, 1e-6, workspaces[0]);
+      add_rms_norm(spaces[1], x1, residual1, sum1, weight, y1, 1e-6,
+                   workspaces[1]);
+    }
+    spaces[0].fence();
+    spaces[1].fence();
+    const std::string what = "N=" + std::to_string(n);
+    expect_reference_result(x0, weight, y0, 1e-6, "stream 0, " + what);
+    expect_reference_result(sum1, weight, y1, 1e-6, "stream 1, " + what);
   }
-  Kokkos::fence();
-  for (int repeat = 0; repeat < 8; ++repeat) {
-    rms_norm(spaces[0], x0, weight, y0, 1e-6);
-    add_rms_norm(spaces[1], x1, residual1, sum1, weight, y1, 1e-6);
-  }
-  spaces[0].fence();
-  spaces[1].fence();
-  expect_reference_result(x0, weight, y0, 1e-6, "stream 0");
-  expect_reference_result(sum1, weight, y1, 1e-6, "stream 1");
 }
 
 // A hash of each element's index in [-1, 1): distinct values everywhere,

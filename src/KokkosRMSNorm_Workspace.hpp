@@ -1,5 +1,5 @@
-#ifndef KOKKOSRMSNORM_BACKWARDWORKSPACE_HPP
-#define KOKKOSRMSNORM_BACKWARDWORKSPACE_HPP
+#ifndef KOKKOSRMSNORM_WORKSPACE_HPP
+#define KOKKOSRMSNORM_WORKSPACE_HPP
 
 #include <cstddef>
 
@@ -7,14 +7,17 @@
 
 namespace KokkosRMSNorm {
 
-/// Device memory that rms_norm_backward keeps its partial weight gradients
-/// in, kept from call to call. A call allocates it only when it holds less
-/// than the call needs (at most 1024 x N accumulation values on a GPU, 64 x
-/// N on a host), so calls after the first of a shape neither allocate nor
-/// synchronize and can be captured into a CUDA graph. Calls that may run
-/// concurrently (on two instances) need a workspace each.
+/// Device memory that a call keeps its intermediate results in, kept from
+/// call to call: rms_norm_backward's partial weight gradients (at most 1024
+/// x N accumulation values on a GPU, 64 x N on a host), and on CUDA the
+/// per-row sums of squares of rms_norm and add_rms_norm when they split
+/// long rows across teams (a few values a row). A call allocates it only
+/// when it holds less than the call needs, so calls after the first of a
+/// shape neither allocate nor synchronize and can be captured into a CUDA
+/// graph. Calls that may run concurrently (on two instances) need a
+/// workspace each.
 template <class ExecutionSpace>
-class BackwardWorkspace {
+class Workspace {
  public:
   using memory_space = typename ExecutionSpace::memory_space;
 
@@ -26,7 +29,7 @@ class BackwardWorkspace {
       memory_ = {};
       memory_ = Kokkos::View<std::byte*, memory_space>(
           Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
-                             "KokkosRMSNorm::BackwardWorkspace"),
+                             "KokkosRMSNorm::Workspace"),
           bytes);
     }
     return memory_;

@@ -1,0 +1,108 @@
+#ifndef KOKKOSRMSNORM_TEST_WORKSPACE_HPP
+#define KOKKOSRMSNORM_TEST_WORKSPACE_HPP
+
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <KokkosRMSNorm.hpp>
+#include <KokkosRMSNorm_Testing_AllClose.hpp>
+#include <KokkosRMSNorm_Testing_Inputs.hpp>
+#include <KokkosRMSNorm_Testing_Reference.hpp>
+
+#include "Test_Cases.hpp"
+
+namespace KokkosRMSNorm::Test {
+
+// The forward calls given a Workspace, which split long rows across teams
+// where the backend allows it (CUDA) and are plain calls elsewhere.
+template <class Case>
+class WorkspaceTest : public ::testing::Test {
+ protected:
+  using Space = typename Case::execution_space;
+  using Accumulation = Impl::accumulation_type_t<typename Case::value_type>;
+  static constexpr double eps = 1e-6;
+  static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+  // (rows, N): one team a row; rows split in two and in many, in whole
+  // Packs and not, with a short last chunk; where rows split, also more
+  // Packs of floats than the most teams a row may have on an H200 hold
+  // (132 x 2048), so chunks are swept twice. That row is too long for the
+  // tolerance of a host's sequential float sum (see Tolerance), which a
+  // split row's sum, over chunks of lanes, stays far within. Rows grow
+  // after the longest, so the workspace grows between calls.
+  static std::vector<std::pair<std::size_t, std::size_t>> shapes() {
+    std::vector<std::pair<std::size_t, std::size_t>> out{
+        {5, 256}, {5, 8192}, {9, 16384}, {3, 70001}, {2, 65536}, {2, 300000}};
+    if (Impl::max_teams_per_row(Space()) > 1) {
+      out.emplace_back(2, 1100000);
+    }
+    out.emplace_back(40, 20000);
+    return out;
+  }
+};
+
+TYPED_TEST_SUITE_P(WorkspaceTest);
+
+TYPED_TEST_P(WorkspaceTest, RMSNormWithRstd) {
+  using Space = typename TestFixture::Space;
+  using Accumulation = typename TestFixture::Accumulation;
+  Workspace<Space> workspace;
+  for (auto [rows, n] : TestFixture::shapes()) {
+    typename TypeParam::matrix x("x", rows, n), y("y", rows, n);
+    typename TypeParam::vector weight("weight", n);
+    Kokkos::View<Accumulation*, Space> rstd("rstd", rows);
+    Testing::fill_uniform(x, n);
+    Testing::fill_uniform(weight, n + 1);
+    Testing::poison(y, TestFixture::nan);
+    Testing::poison(rstd, TestFixture::nan);
+    rms_norm(Space(), x, weight, y, TestFixture::eps, rstd, workspace);
+    Space().fence();
+    const std::string what =
+        "rows=" + std::to_string(rows) + " N=" + std::to_string(n);
+    expect_reference_result(x, weight, y, TestFixture::eps, what);
+    expect_close<Accumulation>(
+        Testing::as_row(Testing::to_host_doubles_1d(rstd)),
+        Testing::as_row(Testing::reference_rstd(Testing::to_host_doubles(x),
+                                                TestFixture::eps)),
+        "rstd, " + what);
+  }
+}
+
+TYPED_TEST_P(WorkspaceTest, AddRMSNormInPlace) {
+  // sum over the residual and y over x, as vLLM calls it: a team reads its
+  // chunk before it writes it.
+  using Space = typename TestFixture::Space;
+  Workspace<Space> workspace;
+  for (auto [rows, n] : TestFixture::shapes()) {
+    typename TypeParam::matrix x("x", rows, n), residual("residual", rows, n);
+    typename TypeParam::vector weight("weight", n);
+    Testing::fill_uniform(x, n);
+    Testing::fill_uniform(residual, n + 1);
+    Testing::fill_uniform(weight, n + 2);
+    Testing::HostMatrix expected_sum = Testing::to_host_doubles(x);
+    const auto residual_before = Testing::to_host_doubles(residual);
+    for (std::size_t i = 0; i < rows; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        expected_sum(i, j) += residual_before(i, j);
+    add_rms_norm(Space(), x, residual, residual, weight, x, TestFixture::eps,
+                 workspace);
+    Space().fence();
+    const std::string what =
+        "rows=" + std::to_string(rows) + " N=" + std::to_string(n);
+    expect_close<typename TypeParam::value_type>(
+        Testing::to_host_doubles(residual), expected_sum, "sum, " + what);
+    expect_reference_result(residual, weight, x, TestFixture::eps,
+                            "y, " + what);
+  }
+}
+
+REGISTER_TYPED_TEST_SUITE_P(WorkspaceTest, RMSNormWithRstd, AddRMSNormInPlace);
+
+}  // namespace KokkosRMSNorm::Test
+
+#endif
