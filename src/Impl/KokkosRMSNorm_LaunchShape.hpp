@@ -74,15 +74,15 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
       return {ceil_div(rows, rows_per_team), rows_per_team, lanes,
               rows_per_team, packs_per_lane_for(packs_per_row, lanes)};
     }
-    constexpr std::size_t chunk = 512 * 4;
+    constexpr std::size_t chunk = 256 * 8;
     if (packs_per_row > chunk && max_teams_per_row > 1) {
-      // Longer rows than 512 threads hold four Packs a thread: chunks of
+      // Longer rows than 256 threads hold eight Packs a thread: chunks of
       // that, as many as rows are long (fewer, swept twice, beyond
-      // max_teams_per_row), so a team holds its chunk in registers, the
-      // device holds several teams and x is read once.
+      // max_teams_per_row), so a team holds its chunk in registers and x
+      // is read once. The sweep (run 12) found 256 x 8 ahead of 512 x 4.
       const int teams =
           std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
-      return {static_cast<int>(rows) * teams, 512, 1, 1, 4, teams};
+      return {static_cast<int>(rows) * teams, 256, 1, 1, 8, teams};
     }
     if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers, four Packs a thread up to 512
