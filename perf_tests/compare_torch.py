@@ -49,7 +49,9 @@ COLORS = dict(zip(TABLE_IMPLS, ["tab:blue", "tab:orange", "tab:green", "tab:red"
 # The fused residual add and the backward pass: C++ impl -> (torch counterpart, matrices moved).
 FEATURES = {"add_rms_norm": ("torch_compile_add", 4), "rms_norm_backward": ("torch_backward", 3)}
 FEATURE_IMPLS = [name for impl, (torch_impl, _) in FEATURES.items() for name in (impl, torch_impl)]
-NAME_RE = re.compile(r"^(kokkosrmsnorm|kokkos_kernels|launch_floor|" + "|".join(FEATURES)
+# without_workspace: rms_norm without a Workspace, timed where that changes the kernel.
+NAME_RE = re.compile(r"^(kokkosrmsnorm|without_workspace|kokkos_kernels|launch_floor|"
+                     + "|".join(FEATURES)
                      + r")/(" + "|".join(DTYPES)
                      + r")/M:(\d+)/N:(\d+)(/.*)?$")
 TIME_UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
@@ -347,7 +349,7 @@ def plot_bandwidth(rows, path, meta):
 def build_results_json(rows, meta):
     results = []
     for (impl, dtype, M, N), r in rows.items():
-        if impl not in TABLE_IMPLS + FEATURE_IMPLS or r.get("us") is None:
+        if impl not in TABLE_IMPLS + FEATURE_IMPLS + ["without_workspace"] or r.get("us") is None:
             continue
         method = r.get("method") or ("kokkos_harness_cached" if r.get("cached") else "kokkos_harness")
         results.append({"impl": impl, "dtype": dtype, "M": M, "N": N,

@@ -48,11 +48,11 @@ void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
 }
 
 /// The same, splitting long rows across teams where the backend allows it
-/// (CUDA), which keeps them in registers so x is read once: rows of more
-/// than 8192 floats or 16384 16-bit values are faster with a workspace. The
-/// workspace grows on the first call of a shape (a few bytes a row) and is
-/// then reused, as for rms_norm_backward; the kernel is preceded by a
-/// zeroing of the row counters on `space`.
+/// (CUDA), which keeps them in registers so x is read once: float rows of
+/// more than 16384 values and double rows of more than 8192 are faster with
+/// a workspace. The workspace grows on the first call of a shape (a few
+/// bytes a row) and is then reused, as for rms_norm_backward; the kernel is
+/// preceded by a memset of the row counters on `space`.
 template <
     class ExecutionSpace, class XView, class Weight, class YView,
     class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>

@@ -220,11 +220,10 @@ struct RMSNormKernel : Math {
   }
 };
 
-// Rows split into chunks of chunk_packs Packs, a team each (teams_per_row
-// consecutive teams a row): a team holds its chunk as RMSNormKernel holds a
-// row, stores its chunk's sum of squares to `split`, and adds those of all
-// the row's chunks, a thread each, in the team's fixed reduction order, so
-// every team of the row gets the same bits.
+// Rows split into chunks of chunk_packs Packs, a team each: a team holds its
+// chunk as RMSNormKernel holds a row, and the teams of a row add their sums
+// of squares through `split` before they scale. A team's chunk is named by
+// its ticket, not its league rank (see RowSplit::take_ticket).
 template <int PacksPerLane, bool Resident, class ExecutionSpace, class Math>
 struct SplitRowKernel
     : RMSNormKernel<PacksPerLane, true, Resident, ExecutionSpace, Math> {
@@ -235,21 +234,22 @@ struct SplitRowKernel
   int chunk_packs;
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    const std::size_t row = team.league_rank() / split.teams_per_row;
-    const int chunk = team.league_rank() % split.teams_per_row;
-    const int packs = static_cast<int>(this->x.extent(1));
+    int ticket = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team), [&](int& taken) { taken = split.take_ticket(); },
+        ticket);
+    const std::size_t row = ticket / split.teams_per_row;
+    const int chunk = ticket % split.teams_per_row;
     const int begin = chunk * chunk_packs;
+    const int packs = static_cast<int>(this->x.extent(1));
     const int end = begin + chunk_packs < packs ? begin + chunk_packs : packs;
     this->normalize(Kokkos::TeamThreadRange(team, this->lane_count), row, begin,
                     end, [&](accumulation_type chunk_sum) {
-                      Kokkos::single(Kokkos::PerTeam(team), [&] {
-                        split.store(row, chunk, chunk_sum);
-                      });
                       accumulation_type sum = 0;
-                      Kokkos::parallel_reduce(
-                          Kokkos::TeamThreadRange(team, split.teams_per_row),
-                          [&](int c, accumulation_type& partial) {
-                            partial += split.wait_for(row, c);
+                      Kokkos::single(
+                          Kokkos::PerTeam(team),
+                          [&](accumulation_type& row_sum) {
+                            row_sum = split.row_sum(row, chunk, chunk_sum);
                           },
                           sum);
                       return sum;
@@ -286,7 +286,7 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
       launch(SplitRowKernel<decltype(packs_per_lane)::value,
                             decltype(resident)::value, ExecutionSpace, Math>{
           {math, 1, lane_count},
-          RowSplit<typename Math::accumulation_type>::cleared(
+          RowSplit<typename Math::accumulation_type>::zeroed(
               space, workspace, math.rows(), shape.teams_per_row),
           span});
     };

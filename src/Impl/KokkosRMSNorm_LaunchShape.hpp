@@ -74,12 +74,13 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
       return {ceil_div(rows, rows_per_team), rows_per_team, lanes,
               rows_per_team, packs_per_lane_for(packs_per_row, lanes)};
     }
-    constexpr std::size_t chunk = 256 * 8;
-    if (packs_per_row > chunk && max_teams_per_row > 1) {
-      // Longer rows than 256 threads hold eight Packs a thread: chunks of
-      // that, as many as rows are long (fewer, swept twice, beyond
+    if (packs_per_row > std::size_t(512) * 8 && max_teams_per_row > 1) {
+      // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as
+      // many as rows are long (fewer, swept twice, beyond
       // max_teams_per_row), so a team holds its chunk in registers and x
-      // is read once. The sweep (run 12) found 256 x 8 ahead of 512 x 4.
+      // is read once. The sweep of run 12 found 256 x 8 the best chunk,
+      // and a team a row still better up to 4096 Packs.
+      constexpr std::size_t chunk = 256 * 8;
       const int teams =
           std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
       return {static_cast<int>(rows) * teams, 256, 1, 1, 8, teams};

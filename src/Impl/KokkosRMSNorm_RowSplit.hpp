@@ -10,16 +10,14 @@
 namespace KokkosRMSNorm::Impl {
 
 // The most teams that may share a row, each waiting for the others: such
-// teams must all run at once. A backend guarantees that only for as many
-// teams as the device holds, and only if it starts teams in league order
-// (as CUDA does in practice; CUB's single-pass scan relies on the same), so
-// that the teams of a row, which are consecutive, start together. On CUDA,
-// teams that share rows fit twice on any multiprocessor (up to 512 threads
-// under LaunchBounds<1024, 1>, 256 under LaunchBounds<512, 1>) and
-// concurrency() counts at most 2048 threads a multiprocessor, so
-// concurrency() / 2048 teams of a row take at most half of what the device
-// holds: two such kernels at once still progress. Elsewhere rows are not
-// split (a Serial team waiting for the next team would wait forever).
+// teams must all run at once, which a backend guarantees only for as many
+// teams as the device holds. On CUDA, teams that share rows fit twice on
+// any multiprocessor (up to 512 threads under LaunchBounds<1024, 1>, 256
+// under LaunchBounds<512, 1>) and concurrency() counts at most 2048 threads
+// a multiprocessor, so concurrency() / 2048 teams of a row take at most half
+// of what the device holds: two such kernels at once still progress.
+// Elsewhere rows are not split (a Serial team waiting for the next team
+// would wait forever).
 template <class ExecutionSpace>
 int max_teams_per_row([[maybe_unused]] const ExecutionSpace& space) {
 #ifdef KOKKOS_ENABLE_CUDA
@@ -30,46 +28,69 @@ int max_teams_per_row([[maybe_unused]] const ExecutionSpace& space) {
   return 1;
 }
 
-// Where the teams sharing rows meet: each team's sum of squares of its
-// chunk, in a workspace set to -1 before the kernel. A sum of squares is
-// never negative (and NaN compares false), so a slot is ready once it is
-// not negative: the value is its own flag, with no fence or atomic.
-// Volatile accesses go past the multiprocessor's own cache.
+template <class T>
+KOKKOS_INLINE_FUNCTION T volatile_load(const T& value) {
+  return *static_cast<const volatile T*>(&value);
+}
+
+// Where the teams sharing rows meet, in a workspace: a count of tickets
+// taken and, per row, a count of teams arrived (both zeroed before each
+// launch), then each team's sum of squares.
 template <class Accumulation>
 struct RowSplit {
+  unsigned* counters;      // [0]: tickets taken; [1 + row]: teams arrived
   Accumulation* partials;  // [row * teams_per_row + chunk]
   int teams_per_row;
 
+  static std::size_t partials_offset(std::size_t rows) {
+    const std::size_t align = alignof(Accumulation);
+    return ((rows + 1) * sizeof(unsigned) + align - 1) / align * align;
+  }
+
   static std::size_t bytes(std::size_t rows, int teams_per_row) {
-    return rows * teams_per_row * sizeof(Accumulation);
+    return partials_offset(rows) + rows * teams_per_row * sizeof(Accumulation);
   }
 
-  // Sets every slot of `rows` to -1, on `space` before the kernel.
+  // Zeroes the counters of `rows`, on `space` before the kernel.
   template <class ExecutionSpace>
-  static RowSplit cleared(const ExecutionSpace& space, std::byte* workspace,
-                          std::size_t rows, int teams_per_row) {
-    const Kokkos::View<Accumulation*, typename ExecutionSpace::memory_space,
-                       Kokkos::MemoryUnmanaged>
-        slots(reinterpret_cast<Accumulation*>(workspace), rows * teams_per_row);
-    Kokkos::deep_copy(space, slots, Accumulation(-1));
-    return {slots.data(), teams_per_row};
+  static RowSplit zeroed(const ExecutionSpace& space, std::byte* workspace,
+                         std::size_t rows, int teams_per_row) {
+    Kokkos::deep_copy(
+        space,
+        Kokkos::View<unsigned*, typename ExecutionSpace::memory_space,
+                     Kokkos::MemoryUnmanaged>(
+            reinterpret_cast<unsigned*>(workspace), rows + 1),
+        0u);
+    return {reinterpret_cast<unsigned*>(workspace),
+            reinterpret_cast<Accumulation*>(workspace + partials_offset(rows)),
+            teams_per_row};
   }
 
-  KOKKOS_INLINE_FUNCTION void store(std::size_t row, int chunk,
-                                    Accumulation chunk_sum) const {
-    *static_cast<volatile Accumulation*>(
-        &partials[row * teams_per_row + chunk]) = chunk_sum;
+  // The next ticket: teams take them in the order they start, so a team
+  // that waits for the others of its row waits only for teams running or
+  // next to start.
+  KOKKOS_INLINE_FUNCTION int take_ticket() const {
+    return static_cast<int>(Kokkos::atomic_fetch_add(counters, 1u));
   }
 
-  // The sum of squares of the row's chunk, once its team has stored it.
-  KOKKOS_INLINE_FUNCTION Accumulation wait_for(std::size_t row,
-                                               int chunk) const {
-    const volatile Accumulation* slot = &partials[row * teams_per_row + chunk];
-    Accumulation value = *slot;
-    while (value < 0) {
-      value = *slot;
+  // The row's sum of squares, once every team of the row has stored its
+  // chunk's: added in chunk order, so every team of the row gets the same
+  // bits. Volatile loads read past the multiprocessor's own cache.
+  KOKKOS_INLINE_FUNCTION Accumulation row_sum(std::size_t row, int chunk,
+                                              Accumulation chunk_sum) const {
+    Accumulation* row_partials = partials + row * teams_per_row;
+    row_partials[chunk] = chunk_sum;
+    Kokkos::memory_fence();  // the sum is visible before the arrival
+    unsigned* arrived = counters + 1 + row;
+    Kokkos::atomic_increment(arrived);
+    while (volatile_load(*arrived) < unsigned(teams_per_row)) {
     }
-    return value;
+    Kokkos::memory_fence();
+    Accumulation sum = 0;
+    for (int c = 0; c < teams_per_row; ++c) {
+      sum += volatile_load(row_partials[c]);
+    }
+    return sum;
   }
 };
 
