@@ -25,8 +25,8 @@ inline std::string describe(const Impl::LaunchShape& launch) {
 // team, or a team of 64 to 1024 threads per row, each with as few Packs a
 // lane as cover the row (at most 8, and 8 only up to 512 threads); and
 // where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
-// thread, 128 to 256 holding 8 or 64 to 128 holding 16, in as many teams
-// as cover the row (at most max_teams_per_row).
+// thread, or 128 to 256 holding 8, in as many teams as cover the row (at
+// most max_teams_per_row).
 inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
                                                  std::size_t packs,
                                                  int max_teams_per_row) {
@@ -50,8 +50,7 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
   }
   for (auto [threads, per_lane] :
        {std::pair{128, 4}, std::pair{256, 4}, std::pair{512, 4},
-        std::pair{128, 8}, std::pair{256, 8}, std::pair{64, 16},
-        std::pair{128, 16}}) {
+        std::pair{128, 8}, std::pair{256, 8}}) {
     const int teams =
         std::min(Impl::ceil_div(packs, threads * per_lane), max_teams_per_row);
     if (teams > 1) {

@@ -110,19 +110,16 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
   // backend, element by element (Packs of one): lanes that are a team's
   // threads or a thread's vector lanes, 1 to 8 values a lane, rows that
   // fill the lanes exactly, leave a lane idle, or take several sweeps; and
-  // where the backend splits rows, rows split across 2 or 3 teams, 4 to 16
-  // values a lane.
+  // where the backend splits rows, rows split across 2 or 3 teams.
   using Space = typename TypeParam::execution_space;
   const int threads = Impl::is_gpu_v<Space> ? 64 : 1;  // a host team is 1
   const int vector = Impl::is_gpu_v<Space> ? 32 : 1;
   const int rows = 13;
   std::vector<Impl::LaunchShape> shapes;
-  for (int per_lane : {1, 2, 4, 8, 16}) {
-    if (per_lane <= 8) {
-      shapes.push_back({rows, threads, 1, 1, per_lane});
-      shapes.push_back({Impl::ceil_div(rows, 4), Impl::is_gpu_v<Space> ? 4 : 1,
-                        vector, 4, per_lane});
-    }
+  for (int per_lane : {1, 2, 4, 8}) {
+    shapes.push_back({rows, threads, 1, 1, per_lane});
+    shapes.push_back({Impl::ceil_div(rows, 4), Impl::is_gpu_v<Space> ? 4 : 1,
+                      vector, 4, per_lane});
     for (int teams = 2; teams <= 3 && per_lane >= 4 &&
                         teams <= Impl::max_teams_per_row(Space());
          ++teams) {

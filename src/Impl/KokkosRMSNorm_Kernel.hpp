@@ -269,15 +269,10 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
   const auto launch = [&](const auto& kernel) {
     using Kernel = std::decay_t<decltype(kernel)>;
     // Caps registers (at 64 a thread for teams up to 1024, 128 for teams up
-    // to 512, 255 for teams up to 256) so that every team size the shape
-    // names can launch.
-    constexpr int per_lane = Kernel::packs_per_lane;
-    using Policy =
-        Kokkos::TeamPolicy<ExecutionSpace,
-                           Kokkos::LaunchBounds<per_lane <= 4   ? 1024
-                                                : per_lane <= 8 ? 512
-                                                                : 256,
-                                                1>>;
+    // to 512) so that every team size the shape names can launch.
+    using Policy = Kokkos::TeamPolicy<
+        ExecutionSpace,
+        Kokkos::LaunchBounds<Kernel::packs_per_lane <= 4 ? 1024 : 512, 1>>;
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm",
         Policy(space, shape.league_size, shape.team_size, shape.vector_length),
@@ -286,7 +281,7 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
   using std::integral_constant;
   const bool one_sweep = span <= lane_count * shape.packs_per_lane;
   if (shape.teams_per_row > 1) {
-    // Four, eight or sixteen Packs a lane, the choices for split rows.
+    // Four or eight Packs a lane, the choices for split rows.
     const auto launch_split = [&](auto packs_per_lane, auto resident) {
       launch(SplitRowKernel<decltype(packs_per_lane)::value,
                             decltype(resident)::value, ExecutionSpace, Math>{
@@ -297,9 +292,6 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
     };
     if (!one_sweep) {
       return launch_split(integral_constant<int, 4>(), std::false_type());
-    }
-    if (shape.packs_per_lane == 16) {
-      return launch_split(integral_constant<int, 16>(), std::true_type());
     }
     if (shape.packs_per_lane == 8) {
       return launch_split(integral_constant<int, 8>(), std::true_type());

@@ -18,9 +18,8 @@ struct LaunchShape {
   // thread owns a row, shared by its vector lanes, and the team walks
   // rows_per_team rows.
   int rows_per_team;
-  // Packs each lane holds in registers: 1, 2, 4 or 8 (or 16 for split
-  // rows). Rows longer than the lanes hold at once are swept four Packs a
-  // lane at a time.
+  // Packs each lane holds in registers: 1, 2, 4 or 8. Rows longer than the
+  // lanes hold at once are swept four Packs a lane at a time.
   int packs_per_lane;
   // More than 1: each row is split into as many chunks of equal length (the
   // last one shorter), a team each, and the teams of a row add their sums of
@@ -76,16 +75,16 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
               rows_per_team, packs_per_lane_for(packs_per_row, lanes)};
     }
     if (packs_per_row > std::size_t(512) * 8 && max_teams_per_row > 1) {
-      // Longer rows than a team holds: chunks of 128 threads x 16 Packs, as
+      // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as
       // many as rows are long (fewer, swept twice, beyond
       // max_teams_per_row), so a team holds its chunk in registers and x
-      // is read once. The sweep of run 12 found 256 x 8 ahead of 512 x 4
-      // (Packs in flight a thread decide it, as for short rows), and a
-      // team a row still better up to 4096 Packs.
-      constexpr std::size_t chunk = 128 * 16;
+      // is read once. The sweeps of runs 12 and 15 found 256 x 8 the best
+      // chunk (four Packs a thread 15 points slower, sixteen no faster),
+      // and a team a row still better up to 4096 Packs.
+      constexpr std::size_t chunk = 256 * 8;
       const int teams =
           std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
-      return {static_cast<int>(rows) * teams, 128, 1, 1, 16, teams};
+      return {static_cast<int>(rows) * teams, 256, 1, 1, 8, teams};
     }
     if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers, four Packs a thread up to 512
