@@ -105,6 +105,19 @@ void expect_reference_result(const XView& x, const WeightView& weight,
   expect_reference_result(x, Testing::to_host_doubles_1d(weight), y, eps, what);
 }
 
+// Expects rstd (a View of one value per row of x, rank 1) to equal the
+// double host reference of x's rstd within the tolerance of rstd's type:
+// it is computed in the accumulation type and stored unrounded.
+template <class XView, class RstdView>
+void expect_reference_rstd(const XView& x, const RstdView& rstd, double eps,
+                           const std::string& what) {
+  expect_close<typename RstdView::non_const_value_type>(
+      Testing::as_row(Testing::to_host_doubles_1d(rstd)),
+      Testing::as_row(
+          Testing::reference_rstd(Testing::to_host_doubles(x), eps)),
+      what);
+}
+
 }  // namespace KokkosRMSNorm::Test
 
 #endif

@@ -79,11 +79,7 @@ TYPED_TEST_P(OptionsTest, Rstd) {
     typename TestFixture::Space().fence();
     const std::string what = "N=" + std::to_string(n);
     expect_reference_result(x, weight, y, TestFixture::eps, what);
-    expect_close<Accumulation>(
-        Testing::as_row(Testing::to_host_doubles_1d(rstd)),
-        Testing::as_row(Testing::reference_rstd(Testing::to_host_doubles(x),
-                                                TestFixture::eps)),
-        "rstd, " + what);
+    expect_reference_rstd(x, rstd, TestFixture::eps, "rstd, " + what);
   }
 }
 
@@ -108,11 +104,7 @@ TYPED_TEST_P(OptionsTest, RstdOfRank3) {
   Testing::poison(rstd_rows, TestFixture::nan);
   rms_norm(Space(), x, weight, y, TestFixture::eps, rstd);
   Space().fence();
-  expect_close<Accumulation>(
-      Testing::as_row(Testing::to_host_doubles_1d(rstd_rows)),
-      Testing::as_row(Testing::reference_rstd(Testing::to_host_doubles(x_rows),
-                                              TestFixture::eps)),
-      "rank-3 rstd");
+  expect_reference_rstd(x_rows, rstd_rows, TestFixture::eps, "rank-3 rstd");
 }
 
 REGISTER_TYPED_TEST_SUITE_P(OptionsTest, NoWeight, OnePlusWeight, Rstd,
