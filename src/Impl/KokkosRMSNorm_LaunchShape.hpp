@@ -86,7 +86,7 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
       // is read once. The sweeps of runs 12 and 15 found 256 x 8 the best
       // chunk (four Packs a thread 15 points slower, sixteen no faster),
       // and a team a row still better up to 4096 Packs.
-      constexpr std::size_t chunk = 256 * 8;
+      constexpr std::size_t chunk = std::size_t(256) * 8;
       const int teams =
           std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
       return {static_cast<int>(rows) * teams, 256, 1, 1, 8, teams};
