@@ -17,14 +17,12 @@
 namespace KokkosRMSNorm::Impl {
 
 // Launches the kernel for `math` in the shape chosen for its rows, which
-// splits rows across teams only where the backend allows it, a workspace
-// is given and the values are 32 or 64 bits: long 16-bit rows ran faster
-// swept twice by one team than split (run 12), their second sweep hitting
-// L2.
+// splits rows across teams only where the backend and the value type allow
+// it and a workspace is given.
 template <class ExecutionSpace, class Math>
 void launch_in_chosen_shape(const ExecutionSpace& space, const Math& math,
                             Workspace<ExecutionSpace>* workspace) {
-  constexpr bool splits = sizeof(typename Math::value_type) >= 4;
+  constexpr bool splits = splits_rows_of_v<typename Math::value_type>;
   const LaunchShape shape = choose_launch_shape<ExecutionSpace>(
       math.rows(), math.packs_per_row(),
       workspace && splits ? max_teams_per_row(space) : 1);

@@ -28,6 +28,11 @@ int max_teams_per_row([[maybe_unused]] const ExecutionSpace& space) {
   return 1;
 }
 
+// Whether rows of T are split at all: long 16-bit rows ran faster swept
+// twice by one team than split (run 12), their second sweep hitting L2.
+template <class T>
+inline constexpr bool splits_rows_of_v = sizeof(T) >= 4;
+
 template <class T>
 KOKKOS_INLINE_FUNCTION T volatile_load(const T& value) {
   return *static_cast<const volatile T*>(&value);
