@@ -28,8 +28,8 @@ class WorkspaceTest : public ::testing::Test {
   static constexpr double eps = 1e-6;
   static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-  // (rows, N): one team a row; rows split in two and in many, in whole
-  // Packs and not, with a short last chunk; where rows split, also more
+  // (rows, N): one team a row; rows split across a few teams and many, in
+  // whole Packs and not, with a short last chunk; where rows split, also more
   // Packs of floats than the most teams a row may have on an H200 hold
   // (132 x 2048), so chunks are swept twice. That row is too long for the
   // tolerance of a host's sequential float sum (see Tolerance), which a
