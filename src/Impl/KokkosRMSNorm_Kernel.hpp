@@ -268,11 +268,13 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
   const int span = ceil_div(math.packs_per_row(), shape.teams_per_row);
   const auto launch = [&](const auto& kernel) {
     using Kernel = std::decay_t<decltype(kernel)>;
-    // Caps registers (at 64 a thread for teams up to 1024, 128 for teams up
-    // to 512) so that every team size the shape names can launch.
+    // Caps registers at 64 a thread, so that every team size the shape
+    // names can launch (up to 1024 threads) and two teams of 512 threads
+    // holding eight Packs each share a multiprocessor.
+    constexpr bool eight = Kernel::packs_per_lane == 8;
     using Policy = Kokkos::TeamPolicy<
         ExecutionSpace,
-        Kokkos::LaunchBounds<Kernel::packs_per_lane <= 4 ? 1024 : 512, 1>>;
+        Kokkos::LaunchBounds<eight ? 512 : 1024, eight ? 2 : 1>>;
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm",
         Policy(space, shape.league_size, shape.team_size, shape.vector_length),
