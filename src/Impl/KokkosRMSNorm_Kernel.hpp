@@ -261,7 +261,7 @@ struct SplitRowKernel
 // RowSplit::bytes when the shape splits rows.
 template <class ExecutionSpace, class Math>
 void launch_rms_norm(const ExecutionSpace& space, const Math& math,
-                     const LaunchShape& shape, std::byte* workspace = nullptr) {
+                     const LaunchShape& shape, std::byte* workspace) {
   const bool team_per_row = shape.rows_per_team == 1;
   const int lane_count = team_per_row ? shape.team_size : shape.vector_length;
   // Packs a team covers: a row, or a chunk of one.
