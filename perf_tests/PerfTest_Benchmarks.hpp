@@ -134,19 +134,24 @@ struct EmptyTeamKernel {
       const Kokkos::TeamPolicy<Space>::member_type&) const {}
 };
 
-// An empty kernel launched with the TeamPolicy rms_norm would use for the
-// shape: what a call costs before it touches memory.
+// The TeamPolicy rms_norm would use for the shape, on `space`.
+template <class T>
+Kokkos::TeamPolicy<Space> launch_floor_policy(const Space& space,
+                                              const Shape& shape) {
+  const auto launch = Impl::choose_launch_shape<Space>(
+      shape.rows, shape.n / Impl::vector_width_v<T>);
+  return Kokkos::TeamPolicy<Space>(space, launch.league_size, launch.team_size,
+                                   launch.vector_length);
+}
+
+// An empty kernel launched with that policy: what a call costs before it
+// touches memory.
 template <class T>
 void register_launch_floor(const Shape& shape, double copy_ceiling_gbps) {
   configure(benchmark::RegisterBenchmark(
       benchmark_name<T>("launch_floor", shape).c_str(),
       [=](benchmark::State& state) {
-        constexpr int width = Impl::vector_width_v<T>;
-        const auto launch =
-            Impl::choose_launch_shape<Space>(shape.rows, shape.n / width);
-        const Kokkos::TeamPolicy<Space> policy(Space(), launch.league_size,
-                                               launch.team_size,
-                                               launch.vector_length);
+        const auto policy = launch_floor_policy<T>(Space(), shape);
         time_calls(state, Space(), 256, bytes_per_call<T>(shape), true,
                    copy_ceiling_gbps, [&](int) {
                      Kokkos::parallel_for("KokkosRMSNorm::launch_floor", policy,

@@ -83,8 +83,9 @@ int main(int argc, char** argv) {
     }
 #ifdef KOKKOS_ENABLE_CUDA
     P::register_cuda_empty_kernel(ceiling);
+    P::register_graph_replay_empty_kernel(ceiling);
     for (const Shape& shape : {Shape{64, 256}, Shape{1, 4096}}) {
-      P::register_graph_replay<float>(shape, ceiling);
+      P::register_graph_replays<float>(shape, ceiling);
     }
 #endif
   }

@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "KokkosRMSNorm_Kernel.hpp"
+#include "KokkosRMSNorm_Launch.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"

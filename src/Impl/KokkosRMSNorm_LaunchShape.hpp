@@ -14,17 +14,16 @@ struct LaunchShape {
   int league_size;
   int team_size;
   int vector_length;
-  // 1: the team's threads share a row (vector_length is 1). More: each team
-  // thread owns a row, shared by its vector lanes, and the team walks
-  // rows_per_team rows.
+  // 1: every vector lane of every team thread shares a row (TeamLanes).
+  // More: each team thread owns a row, shared by its vector lanes, and the
+  // team walks rows_per_team rows.
   int rows_per_team;
   // Packs each lane holds in registers: 1, 2, 4 or 8. Rows longer than the
   // lanes hold at once are swept four Packs a lane at a time.
   int packs_per_lane;
   // More than 1: each row is split into as many chunks of equal length (the
-  // last one shorter), a team each, and the teams of a row add their sums of
-  // squares through a workspace (the team holds its chunk as it would hold
-  // a row). league_size is rows x teams_per_row.
+  // last one shorter), which league_size teams take in turn, adding a row's
+  // sums of squares through a workspace.
   int teams_per_row = 1;
 };
 
@@ -82,25 +81,27 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
     if (packs_per_row > std::size_t(512) * 8 && max_teams_per_row > 1) {
       // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as
       // many as rows are long (fewer, swept twice, beyond
-      // max_teams_per_row), so a team holds its chunk in registers and x
-      // is read once. The sweeps of runs 12 and 15 found 256 x 8 the best
-      // chunk (four Packs a thread 15 points slower, sixteen no faster),
-      // and a team a row still better up to 4096 Packs.
-      constexpr std::size_t chunk = std::size_t(256) * 8;
+      // max_teams_per_row), taken by as many teams as the device runs at
+      // once (concurrency() / 256 = 8 x max_teams_per_row), each looping
+      // over chunks (see SplitRowKernel).
+      constexpr int threads = 256;
+      constexpr std::size_t chunk = std::size_t(threads) * 8;
       const int teams =
           std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
-      return {static_cast<int>(rows) * teams, 256, 1, 1, 8, teams};
+      const int league = static_cast<int>(
+          std::min<std::size_t>(rows * teams, 8 * max_teams_per_row));
+      return {league, threads / warp, warp, 1, 8, teams};
     }
     if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers, four Packs a thread up to 512
       // threads, then eight.
       const int threads =
           std::min(ceil_div(ceil_div(packs_per_row, 4), warp) * warp, 512);
-      return {static_cast<int>(rows), threads, 1, 1,
+      return {static_cast<int>(rows), threads / warp, warp, 1,
               packs_per_lane_for(packs_per_row, threads)};
     }
     // Longer rows than registers hold: the largest team, two sweeps.
-    return {static_cast<int>(rows), 1024, 1, 1, 4};
+    return {static_cast<int>(rows), 1024 / warp, warp, 1, 4};
   }
 }
 
