@@ -74,6 +74,7 @@ void register_rms_norm_without_workspace(const Shape& shape,
   const std::size_t packs = shape.n / Impl::vector_width_v<T>;
   if (!Impl::splits_rows_of_v<T> ||
       Impl::choose_launch_shape<Space>(shape.rows, packs,
+                                       Impl::vector_width_v<T>,
                                        Impl::max_teams_per_row(Space()))
               .teams_per_row == 1) {
     return;
@@ -139,7 +140,7 @@ template <class T>
 Kokkos::TeamPolicy<Space> launch_floor_policy(const Space& space,
                                               const Shape& shape) {
   const auto launch = Impl::choose_launch_shape<Space>(
-      shape.rows, shape.n / Impl::vector_width_v<T>);
+      shape.rows, shape.n / Impl::vector_width_v<T>, Impl::vector_width_v<T>);
   return Kokkos::TeamPolicy<Space>(space, launch.league_size, launch.team_size,
                                    launch.vector_length);
 }

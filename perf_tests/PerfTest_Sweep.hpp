@@ -22,18 +22,16 @@ inline std::string describe(const Impl::LaunchShape& launch) {
 }
 
 // GPU candidates: 8, 16 or 32 vector lanes per row with 4 to 16 rows a
-// team, or a team of 64 to 1024 threads (warps of vector lanes) per row,
-// each with as few Packs a lane as cover the row (at most 8, and 8 only up
-// to 512 threads); and where rows may be split, chunks of 128 to 512
-// threads holding 4 Packs a thread, or 128 to 256 holding 8, in as many
-// teams as cover the row (at most max_teams_per_row), taken by as many
-// teams as the device runs at once.
+// team, or a team of 64 to 1024 threads per row, each with as few Packs a
+// lane as cover the row (at most 8, and 8 only up to 512 threads); and
+// where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
+// thread, or 128 to 512 holding 8, in as many teams as cover the row (at
+// most max_teams_per_row).
 inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
                                                  std::size_t packs,
                                                  int max_teams_per_row) {
-  constexpr int warp = 32;
   std::vector<Impl::LaunchShape> out;
-  for (int vector = 8; vector <= warp; vector *= 2) {
+  for (int vector = 8; vector <= 32; vector *= 2) {
     const int per_lane = Impl::packs_per_lane_for(packs, vector);
     if (std::size_t(per_lane) * vector < packs) {
       continue;  // a row per vector needs more Packs a lane than 8
@@ -47,20 +45,17 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
     const int per_lane = Impl::packs_per_lane_for(packs, threads);
     if (std::size_t(threads) <= 2 * packs &&
         (per_lane <= 4 || threads <= 512)) {
-      out.push_back(
-          {static_cast<int>(rows), threads / warp, warp, 1, per_lane});
+      out.push_back({static_cast<int>(rows), threads, 1, 1, per_lane});
     }
   }
   for (auto [threads, per_lane] :
        {std::pair{128, 4}, std::pair{256, 4}, std::pair{512, 4},
-        std::pair{128, 8}, std::pair{256, 8}}) {
+        std::pair{128, 8}, std::pair{256, 8}, std::pair{512, 8}}) {
     const int teams =
         std::min(Impl::ceil_div(packs, threads * per_lane), max_teams_per_row);
     if (teams > 1) {
-      const int at_once = 2048 / threads * Impl::max_teams_per_row(Space());
       out.push_back(
-          {static_cast<int>(std::min<std::size_t>(rows * teams, at_once)),
-           threads / warp, warp, 1, per_lane, teams});
+          {static_cast<int>(rows) * teams, threads, 1, 1, per_lane, teams});
     }
   }
   return out;

@@ -4,7 +4,6 @@
 #include <Kokkos_Core.hpp>
 
 #include "KokkosRMSNorm_Kernel.hpp"
-#include "KokkosRMSNorm_Launch.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
@@ -25,7 +24,7 @@ void launch_in_chosen_shape(const ExecutionSpace& space, const Math& math,
                             Workspace<ExecutionSpace>* workspace) {
   constexpr bool splits = splits_rows_of_v<typename Math::value_type>;
   const LaunchShape shape = choose_launch_shape<ExecutionSpace>(
-      math.rows(), math.packs_per_row(),
+      math.rows(), math.packs_per_row(), Math::width,
       workspace && splits ? max_teams_per_row(space) : 1);
   using Split = RowSplit<typename Math::accumulation_type>;
   launch_rms_norm(

@@ -7,10 +7,11 @@
 #include <Kokkos_Core.hpp>
 
 #include "KokkosRMSNorm_Compat.hpp"
-#include "KokkosRMSNorm_Lanes.hpp"
+#include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
+#include "KokkosRMSNorm_RowSplit.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
 
 namespace KokkosRMSNorm::Impl {
@@ -37,10 +38,8 @@ struct RowMath {
   accumulation_type eps;
   accumulation_type inverse_n;  // 1 / elements per row
 
-  KOKKOS_INLINE_FUNCTION std::size_t rows() const { return x.extent(0); }
-  KOKKOS_INLINE_FUNCTION std::size_t packs_per_row() const {
-    return x.extent(1);
-  }
+  std::size_t rows() const { return x.extent(0); }
+  std::size_t packs_per_row() const { return x.extent(1); }
 
   // Pack j of the row's h, which a lane reads first.
   KOKKOS_INLINE_FUNCTION pack load(std::size_t row, int j) const {
@@ -128,68 +127,49 @@ auto make_row_math(const XRows& x, const ResidualRows& residual,
       accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};
 }
 
-// Normalizes rows with lanes (see Lanes.hpp): the lanes of a team sharing
-// one row (TeamPerRow), or the vector lanes of a team thread, each thread
-// owning a row. Each lane holds PacksPerLane Packs in registers, loaded
-// before any is used so that they are all in flight at once. A Resident
-// row, which the lanes cover in one sweep, stays in registers between the
-// sum of squares and the scaling, so x is read from memory once; a longer
-// row is swept twice. Each lane runs once, so `held` is written and read by
-// the same lane, and so is each element of sum.
+// Normalizes rows with "lanes": the threads of a team sharing one row
+// (TeamPerRow), or the vector lanes of a team thread, each thread owning a
+// row. Each lane holds PacksPerLane Packs in registers, loaded before any is
+// used so that they are all in flight at once. A Resident row, which the
+// lanes cover in one sweep, stays in registers between the sum of squares
+// and the scaling, so x is read from memory once; a longer row is swept
+// twice. Each lane takes exactly one index of its range (the range's extent
+// is the lane count), so `held` is written and read by the same lane, and
+// so is each element of sum.
 template <int PacksPerLane, bool TeamPerRow, bool Resident,
           class ExecutionSpace, class Math>
 struct RMSNormKernel : Math {
   using typename Math::accumulation_type;
   using typename Math::pack;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using Held = pack[PacksPerLane];
   static constexpr int packs_per_lane = PacksPerLane;
-  static constexpr bool team_per_row = TeamPerRow;
 
   int rows_per_team;
-  int vector_length;
+  int lane_count;  // the team size for TeamPerRow, else the vector length
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
     const int packs = static_cast<int>(this->x.extent(1));
+    const auto whole_row = [](accumulation_type sum) { return sum; };
     if constexpr (TeamPerRow) {
-      normalize(team_lanes(team), team.league_rank(), packs);
+      normalize(Kokkos::TeamThreadRange(team, lane_count), team.league_rank(),
+                0, packs, whole_row);
     } else {
       const std::size_t first = std::size_t(team.league_rank()) * rows_per_team;
-      const VectorLanes<member_type, accumulation_type> lanes{team,
-                                                              vector_length};
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_per_team),
-                           [&](int local) {
-                             if (first + local < this->x.extent(0)) {
-                               normalize(lanes, first + local, packs);
-                             }
-                           });
+      Kokkos::parallel_for(
+          Kokkos::TeamThreadRange(team, rows_per_team), [&](int local) {
+            if (first + local < this->x.extent(0)) {
+              normalize(Kokkos::ThreadVectorRange(team, lane_count),
+                        first + local, 0, packs, whole_row);
+            }
+          });
     }
-  }
-
-  KOKKOS_INLINE_FUNCTION TeamLanes<member_type, accumulation_type> team_lanes(
-      const member_type& team) const {
-    return {team, vector_length,
-            static_cast<accumulation_type*>(team.team_shmem().get_shmem(
-                TeamLanes<member_type, accumulation_type>::scratch_bytes(
-                    team.team_size())))};
-  }
-
-  template <class Lanes>
-  KOKKOS_FUNCTION void normalize(const Lanes& lanes, std::size_t row,
-                                 int packs) const {
-    // Zeroed because g++ cannot see that each read follows a load.
-    Held held = {};
-    const accumulation_type sum_of_squares = add_up(lanes, row, 0, packs, held);
-    scale<!Resident>(lanes, row, 0, packs, this->rstd(sum_of_squares), held);
   }
 
   // Calls f(k, j) for each Pack j before `end` of the sweep starting at
   // Pack `start` that lane holds as held[k].
   template <class F>
-  KOKKOS_FORCEINLINE_FUNCTION static void for_each_held(int lane,
-                                                        int lane_count,
-                                                        int start, int end,
-                                                        F&& f) {
+  KOKKOS_FORCEINLINE_FUNCTION void for_each_held(int lane, int start, int end,
+                                                 F&& f) const {
     for (int k = 0; k < PacksPerLane; ++k) {
       const int j = start + lane + k * lane_count;
       if (j < end) {
@@ -198,57 +178,154 @@ struct RMSNormKernel : Math {
     }
   }
 
-  // The end of the last sweep over Packs [begin, end): one sweep for a
-  // Resident row, known at compile time.
-  KOKKOS_FORCEINLINE_FUNCTION static int sweeps_end(int lane_count, int begin,
-                                                    int end) {
-    const int sweep = lane_count * PacksPerLane;
-    return Resident ? begin + sweep
-                    : begin + (end - begin + sweep - 1) / sweep * sweep;
-  }
-
-  // The sum of squares of Packs [begin, end) of the row, leaving a Resident
-  // row's Packs in held.
-  template <class Lanes>
-  KOKKOS_FUNCTION accumulation_type add_up(const Lanes& lanes, std::size_t row,
-                                           int begin, int end,
-                                           Held& held) const {
-    const int count = lanes.count();
-    const int last = sweeps_end(count, begin, end);
-    return lanes.sum([&](int lane, accumulation_type& sum) {
-      for (int start = begin; start < last; start += count * PacksPerLane) {
-        for_each_held(lane, count, start, end,
-                      [&](int k, int j) { held[k] = this->load(row, j); });
-        for_each_held(lane, count, start, end,
-                      [&](int k, int) { Math::add_squares(held[k], sum); });
-      }
-    });
-  }
-
-  // Scales Packs [begin, end) of the row by rstd into y, from held as
-  // add_up left them, or Reloaded; the row's first Pack stores rstd.
-  template <bool Reload, class Lanes>
-  KOKKOS_FUNCTION void scale(const Lanes& lanes, std::size_t row, int begin,
-                             int end, accumulation_type rstd,
-                             Held& held) const {
-    const int count = lanes.count();
-    const int last = sweeps_end(count, begin, end);
-    lanes.for_each([&](int lane) {
+  // Normalizes Packs [begin, end) of the row, whose sum of squares
+  // row_sum(sum over those Packs) gives: all of it, or a chunk of it when
+  // teams split the row.
+  template <class Lanes, class RowSum>
+  KOKKOS_FUNCTION void normalize(const Lanes& lanes, std::size_t row, int begin,
+                                 int end, const RowSum& row_sum) const {
+    const int sweep = lane_count * PacksPerLane;  // Packs one sweep covers
+    const int sweeps_end =
+        Resident ? begin + sweep
+                 : begin + (end - begin + sweep - 1) / sweep * sweep;
+    // Zeroed because g++ cannot see that each read follows a load.
+    pack held[PacksPerLane] = {};
+    accumulation_type sum_of_squares = 0;
+    Kokkos::parallel_reduce(
+        lanes,
+        [&](int lane, accumulation_type& sum) {
+          for (int start = begin; start < sweeps_end; start += sweep) {
+            for_each_held(lane, start, end,
+                          [&](int k, int j) { held[k] = this->load(row, j); });
+            for_each_held(lane, start, end,
+                          [&](int k, int) { Math::add_squares(held[k], sum); });
+          }
+        },
+        sum_of_squares);
+    const accumulation_type rstd = this->rstd(row_sum(sum_of_squares));
+    Kokkos::parallel_for(lanes, [&](int lane) {
       if (lane == 0 && begin == 0) {
         this->store_rstd(row, rstd);
       }
-      for (int start = begin; start < last; start += count * PacksPerLane) {
-        if constexpr (Reload) {
-          for_each_held(lane, count, start, end,
+      for (int start = begin; start < sweeps_end; start += sweep) {
+        if constexpr (!Resident) {
+          for_each_held(lane, start, end,
                         [&](int k, int j) { held[k] = this->reload(row, j); });
         }
-        for_each_held(lane, count, start, end, [&](int k, int j) {
+        for_each_held(lane, start, end, [&](int k, int j) {
           this->store_scaled(row, j, held[k], rstd);
         });
       }
     });
   }
 };
+
+// Rows split into chunks of chunk_packs Packs, a team each: a team holds its
+// chunk as RMSNormKernel holds a row, and the teams of a row add their sums
+// of squares through `split` before they scale. A team's chunk is named by
+// its ticket, not its league rank (see RowSplit::take_ticket).
+template <int PacksPerLane, bool Resident, class ExecutionSpace, class Math>
+struct SplitRowKernel
+    : RMSNormKernel<PacksPerLane, true, Resident, ExecutionSpace, Math> {
+  using typename Math::accumulation_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+
+  RowSplit<accumulation_type> split;
+  int chunk_packs;
+
+  KOKKOS_FUNCTION void operator()(const member_type& team) const {
+    int ticket = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team), [&](int& taken) { taken = split.take_ticket(); },
+        ticket);
+    const std::size_t row = ticket / split.teams_per_row;
+    const int chunk = ticket % split.teams_per_row;
+    const int begin = chunk * chunk_packs;
+    const int packs = static_cast<int>(this->x.extent(1));
+    const int end = begin + chunk_packs < packs ? begin + chunk_packs : packs;
+    this->normalize(Kokkos::TeamThreadRange(team, this->lane_count), row, begin,
+                    end, [&](accumulation_type chunk_sum) {
+                      accumulation_type sum = 0;
+                      Kokkos::single(
+                          Kokkos::PerTeam(team),
+                          [&](accumulation_type& row_sum) {
+                            row_sum = split.row_sum(row, chunk, chunk_sum);
+                          },
+                          sum);
+                      return sum;
+                    });
+  }
+};
+
+// Launches the kernel `shape` names for `math`; `workspace` holds
+// RowSplit::bytes when the shape splits rows.
+template <class ExecutionSpace, class Math>
+void launch_rms_norm(const ExecutionSpace& space, const Math& math,
+                     const LaunchShape& shape, std::byte* workspace) {
+  const bool team_per_row = shape.rows_per_team == 1;
+  const int lane_count = team_per_row ? shape.team_size : shape.vector_length;
+  // Packs a team covers: a row, or a chunk of one.
+  const int span = ceil_div(math.packs_per_row(), shape.teams_per_row);
+  const auto launch = [&](const auto& kernel) {
+    using Kernel = std::decay_t<decltype(kernel)>;
+    // Caps registers at 64 a thread, so that every team size the shape
+    // names can launch (up to 1024 threads) and two teams of 512 threads
+    // holding eight Packs each share a multiprocessor.
+    constexpr bool eight = Kernel::packs_per_lane == 8;
+    using Policy = Kokkos::TeamPolicy<
+        ExecutionSpace,
+        Kokkos::LaunchBounds<eight ? 512 : 1024, eight ? 2 : 1>>;
+    Kokkos::parallel_for(
+        "KokkosRMSNorm::rms_norm",
+        Policy(space, shape.league_size, shape.team_size, shape.vector_length),
+        kernel);
+  };
+  using std::integral_constant;
+  const bool one_sweep = span <= lane_count * shape.packs_per_lane;
+  if (shape.teams_per_row > 1) {
+    // Four or eight Packs a lane, the choices for split rows.
+    const auto launch_split = [&](auto packs_per_lane, auto resident) {
+      launch(SplitRowKernel<decltype(packs_per_lane)::value,
+                            decltype(resident)::value, ExecutionSpace, Math>{
+          {math, 1, lane_count},
+          RowSplit<typename Math::accumulation_type>::zeroed(
+              space, workspace, math.rows(), shape.teams_per_row),
+          span});
+    };
+    if (!one_sweep) {
+      return launch_split(integral_constant<int, 4>(), std::false_type());
+    }
+    if (shape.packs_per_lane == 8) {
+      return launch_split(integral_constant<int, 8>(), std::true_type());
+    }
+    return launch_split(integral_constant<int, 4>(), std::true_type());
+  }
+  const auto launch_rows = [&](auto packs_per_lane, auto resident) {
+    constexpr int per_lane = decltype(packs_per_lane)::value;
+    constexpr bool holds_row = decltype(resident)::value;
+    if (team_per_row) {
+      launch(RMSNormKernel<per_lane, true, holds_row, ExecutionSpace, Math>{
+          math, shape.rows_per_team, lane_count});
+    } else {
+      launch(RMSNormKernel<per_lane, false, holds_row, ExecutionSpace, Math>{
+          math, shape.rows_per_team, lane_count});
+    }
+  };
+  if (!one_sweep) {
+    // Longer rows than one sweep are swept four Packs a lane at a time.
+    return launch_rows(integral_constant<int, 4>(), std::false_type());
+  }
+  switch (shape.packs_per_lane) {  // as chosen by choose_launch_shape
+    case 1:
+      return launch_rows(integral_constant<int, 1>(), std::true_type());
+    case 2:
+      return launch_rows(integral_constant<int, 2>(), std::true_type());
+    case 4:
+      return launch_rows(integral_constant<int, 4>(), std::true_type());
+    default:
+      return launch_rows(integral_constant<int, 8>(), std::true_type());
+  }
+}
 
 }  // namespace KokkosRMSNorm::Impl
 

@@ -14,16 +14,17 @@ struct LaunchShape {
   int league_size;
   int team_size;
   int vector_length;
-  // 1: every vector lane of every team thread shares a row (TeamLanes).
-  // More: each team thread owns a row, shared by its vector lanes, and the
-  // team walks rows_per_team rows.
+  // 1: the team's threads share a row (vector_length is 1). More: each team
+  // thread owns a row, shared by its vector lanes, and the team walks
+  // rows_per_team rows.
   int rows_per_team;
   // Packs each lane holds in registers: 1, 2, 4 or 8. Rows longer than the
   // lanes hold at once are swept four Packs a lane at a time.
   int packs_per_lane;
   // More than 1: each row is split into as many chunks of equal length (the
-  // last one shorter), which league_size teams take in turn, adding a row's
-  // sums of squares through a workspace.
+  // last one shorter), a team each, and the teams of a row add their sums of
+  // squares through a workspace (the team holds its chunk as it would hold
+  // a row). league_size is rows x teams_per_row.
   int teams_per_row = 1;
 };
 
@@ -45,11 +46,11 @@ inline int packs_per_lane_for(std::size_t packs, int lanes) {
   return per_lane;
 }
 
-// The shape for rows of `packs_per_row` Packs, splitting rows across at most
-// `max_teams_per_row` teams.
+// The shape for rows of `packs_per_row` Packs of `pack_width` values,
+// splitting rows across at most `max_teams_per_row` teams.
 template <class ExecutionSpace>
 LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
-                                int max_teams_per_row = 1) {
+                                int pack_width, int max_teams_per_row = 1) {
   if constexpr (!is_gpu_v<ExecutionSpace>) {
     // A host team is one thread walking a block of rows, four Packs at a
     // time; a row stays in cache between its two sweeps.
@@ -81,27 +82,33 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
     if (packs_per_row > std::size_t(512) * 8 && max_teams_per_row > 1) {
       // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as
       // many as rows are long (fewer, swept twice, beyond
-      // max_teams_per_row), taken by as many teams as the device runs at
-      // once (concurrency() / 256 = 8 x max_teams_per_row), each looping
-      // over chunks (see SplitRowKernel).
-      constexpr int threads = 256;
-      constexpr std::size_t chunk = std::size_t(threads) * 8;
+      // max_teams_per_row), so a team holds its chunk in registers and x
+      // is read once. The sweeps of runs 12 and 15 found 256 x 8 the best
+      // chunk (four Packs a thread 15 points slower, sixteen no faster),
+      // and a team a row still better up to 4096 Packs.
+      constexpr std::size_t chunk = std::size_t(256) * 8;
       const int teams =
           std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
-      const int league = static_cast<int>(
-          std::min<std::size_t>(rows * teams, 8 * max_teams_per_row));
-      return {league, threads / warp, warp, 1, 8, teams};
+      return {static_cast<int>(rows) * teams, 256, 1, 1, 8, teams};
     }
     if (packs_per_row <= std::size_t(512) * 8) {
-      // A team per row held in registers, four Packs a thread up to 512
-      // threads, then eight.
+      // A team per row held in registers: four Packs a thread up to 256
+      // threads, then eight where a thread's 32 values fit its 64 registers
+      // (f32 16384 x 8192: 256 x 8 270 us, 512 x 4 281 us, run 20), so
+      // four teams share a SM instead of two; 16-bit Packs of eight values
+      // spill there (bf16 8192 x 16384: 256 x 8 330 us, 512 x 4 153 us),
+      // so they keep four Packs up to 512 threads.
+      const int four_per_thread_up_to = pack_width <= 4 ? 256 : 512;
       const int threads =
-          std::min(ceil_div(ceil_div(packs_per_row, 4), warp) * warp, 512);
-      return {static_cast<int>(rows), threads / warp, warp, 1,
-              packs_per_lane_for(packs_per_row, threads)};
+          std::min(ceil_div(ceil_div(packs_per_row, 4), warp) * warp,
+                   four_per_thread_up_to);
+      const int per_lane = packs_per_lane_for(packs_per_row, threads);
+      return {static_cast<int>(rows),
+              ceil_div(ceil_div(packs_per_row, per_lane), warp) * warp, 1, 1,
+              per_lane};
     }
     // Longer rows than registers hold: the largest team, two sweeps.
-    return {static_cast<int>(rows), 1024 / warp, warp, 1, 4};
+    return {static_cast<int>(rows), 1024, 1, 1, 4};
   }
 }
 

@@ -9,17 +9,15 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// The most teams that may share a row. A team waits for a row only once it
-// has published every chunk it took, and chunks are taken in ticket order,
-// so only the last row begun can lack a chunk, and the teams stuck waiting
-// for it are fewer than its chunks. On CUDA, teams that share rows fit
-// twice on any multiprocessor (up to 512 threads under
-// LaunchBounds<1024, 1>, 256 under LaunchBounds<512, 2>) and concurrency()
-// counts at most 2048 threads a multiprocessor, so concurrency() / 2048
-// teams of a row are at most half of what the device holds: two such
-// kernels at once, each with as many teams stuck, leave room for the teams
-// they wait for. Elsewhere rows are not split (a Serial team waiting for
-// the next team would wait forever).
+// The most teams that may share a row, each waiting for the others: such
+// teams must all run at once, which a backend guarantees only for as many
+// teams as the device holds. On CUDA, teams that share rows fit twice on
+// any multiprocessor (up to 512 threads under LaunchBounds<1024, 1>, 256
+// under LaunchBounds<512, 2>) and concurrency() counts at most 2048 threads
+// a multiprocessor, so concurrency() / 2048 teams of a row take at most half
+// of what the device holds: two such kernels at once still progress.
+// Elsewhere rows are not split (a Serial team waiting for the next team
+// would wait forever).
 template <class ExecutionSpace>
 int max_teams_per_row([[maybe_unused]] const ExecutionSpace& space) {
 #ifdef KOKKOS_ENABLE_CUDA
@@ -73,30 +71,26 @@ struct RowSplit {
             teams_per_row};
   }
 
-  // The next ticket: chunks are taken in ticket order, so when a team waits
-  // for a row, every chunk of the rows before it has been taken, and a row
-  // with a chunk not yet taken is the last row begun (see max_teams_per_row).
+  // The next ticket: teams take them in the order they start, so a team
+  // that waits for the others of its row waits only for teams running or
+  // next to start.
   KOKKOS_INLINE_FUNCTION int take_ticket() const {
     return static_cast<int>(Kokkos::atomic_fetch_add(counters, 1u));
   }
 
-  // Stores the sum of squares of the row's chunk and counts it arrived.
-  KOKKOS_INLINE_FUNCTION void publish(std::size_t row, int chunk,
-                                      Accumulation chunk_sum) const {
-    partials[row * teams_per_row + chunk] = chunk_sum;
-    Kokkos::memory_fence();  // the sum is visible before the arrival
-    Kokkos::atomic_increment(counters + 1 + row);
-  }
-
-  // The row's sum of squares, once every chunk of the row has been
-  // published: added in chunk order, so every team of the row gets the same
+  // The row's sum of squares, once every team of the row has stored its
+  // chunk's: added in chunk order, so every team of the row gets the same
   // bits. Volatile loads read past the multiprocessor's own cache.
-  KOKKOS_INLINE_FUNCTION Accumulation row_sum(std::size_t row) const {
-    const unsigned* arrived = counters + 1 + row;
+  KOKKOS_INLINE_FUNCTION Accumulation row_sum(std::size_t row, int chunk,
+                                              Accumulation chunk_sum) const {
+    Accumulation* row_partials = partials + row * teams_per_row;
+    row_partials[chunk] = chunk_sum;
+    Kokkos::memory_fence();  // the sum is visible before the arrival
+    unsigned* arrived = counters + 1 + row;
+    Kokkos::atomic_increment(arrived);
     while (volatile_load(*arrived) < unsigned(teams_per_row)) {
     }
     Kokkos::memory_fence();
-    const Accumulation* row_partials = partials + row * teams_per_row;
     Accumulation sum = 0;
     for (int c = 0; c < teams_per_row; ++c) {
       sum += volatile_load(row_partials[c]);
