@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include <Kokkos_Core.hpp>
 
@@ -87,14 +88,18 @@ struct RowMath {
     }
   }
 
+  // Stores Pack j of y from h, rstd and `factors`, the weight's Pack j as
+  // weight.load returned it.
+  template <class Factors>
   KOKKOS_INLINE_FUNCTION void store_scaled(std::size_t row, int j,
                                            const pack& h,
-                                           accumulation_type rstd) const {
+                                           accumulation_type rstd,
+                                           const Factors& factors) const {
     accumulation_type values[width];
     for (int k = 0; k < width; ++k) {
       values[k] = static_cast<accumulation_type>(h.lane[k]) * rstd;
     }
-    weight.scale(j, values);
+    weight.scale(factors, values);
     pack out;
     for (int k = 0; k < width; ++k) {
       out.lane[k] = static_cast<value_type>(values[k]);
@@ -142,7 +147,16 @@ struct RMSNormKernel : Math {
   using typename Math::accumulation_type;
   using typename Math::pack;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using weight_pack = decltype(std::declval<const Math&>().weight.load(0));
   static constexpr int packs_per_lane = PacksPerLane;
+  // Short rows load the weight together with x, so that a row's chain of
+  // latencies is one load, the reduction and the store (as torch.compile's
+  // persistent reductions do), where a lane's 16 values or fewer leave the
+  // registers for it (bf16 rows of four Packs a lane spill); a team's row
+  // has the registers to hold, and the time to hide a weight load after
+  // its reduction.
+  static constexpr bool loads_weight_early =
+      Resident && !TeamPerRow && PacksPerLane * Math::width <= 16;
 
   int rows_per_team;
   int lane_count;  // the team size for TeamPerRow, else the vector length
@@ -190,13 +204,18 @@ struct RMSNormKernel : Math {
                  : begin + (end - begin + sweep - 1) / sweep * sweep;
     // Zeroed because g++ cannot see that each read follows a load.
     pack held[PacksPerLane] = {};
+    weight_pack held_weight[PacksPerLane] = {};  // if loads_weight_early
     accumulation_type sum_of_squares = 0;
     Kokkos::parallel_reduce(
         lanes,
         [&](int lane, accumulation_type& sum) {
           for (int start = begin; start < sweeps_end; start += sweep) {
-            for_each_held(lane, start, end,
-                          [&](int k, int j) { held[k] = this->load(row, j); });
+            for_each_held(lane, start, end, [&](int k, int j) {
+              held[k] = this->load(row, j);
+              if constexpr (loads_weight_early) {
+                held_weight[k] = this->weight.load(j);
+              }
+            });
             for_each_held(lane, start, end,
                           [&](int k, int) { Math::add_squares(held[k], sum); });
           }
@@ -213,7 +232,11 @@ struct RMSNormKernel : Math {
                         [&](int k, int j) { held[k] = this->reload(row, j); });
         }
         for_each_held(lane, start, end, [&](int k, int j) {
-          this->store_scaled(row, j, held[k], rstd);
+          if constexpr (loads_weight_early) {
+            this->store_scaled(row, j, held[k], rstd, held_weight[k]);
+          } else {
+            this->store_scaled(row, j, held[k], rstd, this->weight.load(j));
+          }
         });
       }
     });

@@ -30,19 +30,29 @@ inline constexpr bool adds_one_v = false;
 template <class View>
 inline constexpr bool adds_one_v<OnePlus<View>> = true;
 
-// Multiplies the values of Pack j by the weight's factors in the
-// accumulation type: w, 1 + w, or nothing for a weightless Row (None).
+// Multiplies values by the weight's factors in the accumulation type: w,
+// 1 + w, or nothing for a weightless Row (None).
 template <class Row, bool AddOne>
 struct WeightFactors {
   Row row;
 
-  template <class Accumulation, int Width>
-  KOKKOS_INLINE_FUNCTION void scale(int j,
+  // Pack j of the factors as stored (None without a weight), for scale;
+  // a lane may load it early.
+  KOKKOS_INLINE_FUNCTION auto load([[maybe_unused]] int j) const {
+    if constexpr (is_none_v<Row>) {
+      return None();
+    } else {
+      return row(j);
+    }
+  }
+
+  // values[k] times factor k of `stored`, a Pack that load returned.
+  template <class Stored, class Accumulation, int Width>
+  KOKKOS_INLINE_FUNCTION void scale([[maybe_unused]] const Stored& stored,
                                     Accumulation (&values)[Width]) const {
-    if constexpr (!is_none_v<Row>) {
-      const auto w = row(j);
+    if constexpr (!is_none_v<Stored>) {
       for (int k = 0; k < Width; ++k) {
-        const auto factor = static_cast<Accumulation>(w.lane[k]);
+        const auto factor = static_cast<Accumulation>(stored.lane[k]);
         values[k] *= AddOne ? Accumulation(1) + factor : factor;
       }
     }
