@@ -23,15 +23,13 @@ inline std::string describe(const Impl::LaunchShape& launch) {
 
 // GPU candidates: 8, 16 or 32 vector lanes per row with 4 to 16 rows a
 // team, or a team of 64 to 1024 threads per row, each with as few Packs a
-// lane as cover the row (at most 8, and 8 only up to 512 threads, 256 for
-// Packs of more than four values); and where rows may be split, chunks of
-// 128 to 512 threads holding 4 Packs a thread, or as many holding 8, in as
-// many teams as cover the row (at most max_teams_per_row).
+// lane as cover the row (at most 8, and 8 only up to 512 threads); and
+// where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
+// thread, or 128 to 512 holding 8, in as many teams as cover the row (at
+// most max_teams_per_row).
 inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
                                                  std::size_t packs,
-                                                 int pack_width,
                                                  int max_teams_per_row) {
-  const int most_threads_at_eight = pack_width <= 4 ? 512 : 256;
   std::vector<Impl::LaunchShape> out;
   for (int vector = 8; vector <= 32; vector *= 2) {
     const int per_lane = Impl::packs_per_lane_for(packs, vector);
@@ -46,7 +44,7 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
   for (int threads = 64; threads <= 1024; threads *= 2) {
     const int per_lane = Impl::packs_per_lane_for(packs, threads);
     if (std::size_t(threads) <= 2 * packs &&
-        (per_lane <= 4 || threads <= most_threads_at_eight)) {
+        (per_lane <= 4 || threads <= 512)) {
       out.push_back({static_cast<int>(rows), threads, 1, 1, per_lane});
     }
   }
@@ -55,7 +53,7 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
         std::pair{128, 8}, std::pair{256, 8}, std::pair{512, 8}}) {
     const int teams =
         std::min(Impl::ceil_div(packs, threads * per_lane), max_teams_per_row);
-    if (teams > 1 && (per_lane == 4 || threads <= most_threads_at_eight)) {
+    if (teams > 1) {
       out.push_back(
           {static_cast<int>(rows) * teams, threads, 1, 1, per_lane, teams});
     }
@@ -66,7 +64,7 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
 template <class T>
 void register_sweep(const Shape& shape, double copy_ceiling_gbps) {
   constexpr int width = Impl::vector_width_v<T>;
-  for (const auto& launch : candidates(shape.rows, shape.n / width, width,
+  for (const auto& launch : candidates(shape.rows, shape.n / width,
                                        Impl::max_teams_per_row(Space()))) {
     register_over_buffers<T>(
         benchmark_name<T>("sweep", shape) + "/" + describe(launch), shape,

@@ -293,18 +293,11 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
     using Kernel = std::decay_t<decltype(kernel)>;
     // Caps registers at 64 a thread, so that every team size the shape
     // names can launch (up to 1024 threads) and two teams of 512 threads
-    // holding eight Packs each share a multiprocessor. Eight Packs of
-    // 16-bit values spill at 64 (they need 112), so they get 80 and teams
-    // of up to 256 threads, three a multiprocessor.
+    // holding eight Packs each share a multiprocessor.
     constexpr bool eight = Kernel::packs_per_lane == 8;
-    constexpr bool wide = Math::width > 4;
-    using Policy =
-        Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<!eight ? 1024
-                                                                : wide ? 256
-                                                                       : 512,
-                                                                !eight ? 1
-                                                                : wide ? 3
-                                                                       : 2>>;
+    using Policy = Kokkos::TeamPolicy<
+        ExecutionSpace,
+        Kokkos::LaunchBounds<eight ? 512 : 1024, eight ? 2 : 1>>;
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm",
         Policy(space, shape.league_size, shape.team_size, shape.vector_length),

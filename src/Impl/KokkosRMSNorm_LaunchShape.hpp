@@ -91,15 +91,17 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
           std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
       return {static_cast<int>(rows) * teams, 256, 1, 1, 8, teams};
     }
-    // Eight Packs a thread, at most 512 threads, or 256 for Packs of eight
-    // 16-bit values (see launch_rms_norm).
-    const std::size_t most_threads_at_eight = pack_width <= 4 ? 512 : 256;
-    if (packs_per_row <= most_threads_at_eight * 8) {
+    if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers: four Packs a thread up to 256
-      // threads, then eight, so that more teams share a SM (f32 16384 x
-      // 8192: 256 x 8 270 us, 512 x 4 281 us, run 20).
+      // threads, then eight where a thread's 32 values fit its 64 registers
+      // (f32 16384 x 8192: 256 x 8 270 us, 512 x 4 281 us, run 20), so
+      // four teams share a SM instead of two; 16-bit Packs of eight values
+      // spill there (bf16 8192 x 16384: 256 x 8 330 us, 512 x 4 153 us),
+      // so they keep four Packs up to 512 threads.
+      const int four_per_thread_up_to = pack_width <= 4 ? 256 : 512;
       const int threads =
-          std::min(ceil_div(ceil_div(packs_per_row, 4), warp) * warp, 256);
+          std::min(ceil_div(ceil_div(packs_per_row, 4), warp) * warp,
+                   four_per_thread_up_to);
       const int per_lane = packs_per_lane_for(packs_per_row, threads);
       return {static_cast<int>(rows),
               ceil_div(ceil_div(packs_per_row, per_lane), warp) * warp, 1, 1,

@@ -13,9 +13,9 @@ namespace KokkosRMSNorm::Impl {
 // teams must all run at once, which a backend guarantees only for as many
 // teams as the device holds. On CUDA, teams that share rows fit twice on
 // any multiprocessor (up to 512 threads under LaunchBounds<1024, 1>, 256
-// under LaunchBounds<512, 2> or <256, 3>) and concurrency() counts at most 2048
-// threads a multiprocessor, so concurrency() / 2048 teams of a row take at most
-// half of what the device holds: two such kernels at once still progress.
+// under LaunchBounds<512, 2>) and concurrency() counts at most 2048 threads
+// a multiprocessor, so concurrency() / 2048 teams of a row take at most half
+// of what the device holds: two such kernels at once still progress.
 // Elsewhere rows are not split (a Serial team waiting for the next team
 // would wait forever).
 template <class ExecutionSpace>
