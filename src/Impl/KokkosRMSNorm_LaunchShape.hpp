@@ -95,14 +95,15 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
       // A team per row held in registers: four Packs a thread up to 256
       // threads, then eight where a thread's 32 values fit its 64 registers
       // (f32 16384 x 8192: 256 x 8 270 us, 512 x 4 281 us, run 20), so
-      // four teams share a SM instead of two; 16-bit Packs of eight values
-      // spill there (bf16 8192 x 16384: 256 x 8 330 us, 512 x 4 153 us),
-      // so they keep four Packs up to 512 threads.
-      const int four_per_thread_up_to = pack_width <= 4 ? 256 : 512;
-      const int threads =
+      // four teams share a SM instead of two. Eight 16-bit Packs a thread
+      // ran slower (bf16 8192 x 16384: 256 x 8 330 us spilling at 64
+      // registers, 190 us at 80, 512 x 4 148-153 us, runs 20 and 24), so
+      // they keep four Packs up to 512 threads.
+      const int most_threads_at_four = pack_width <= 4 ? 256 : 512;
+      const int per_lane = packs_per_lane_for(
+          packs_per_row,
           std::min(ceil_div(ceil_div(packs_per_row, 4), warp) * warp,
-                   four_per_thread_up_to);
-      const int per_lane = packs_per_lane_for(packs_per_row, threads);
+                   most_threads_at_four));
       return {static_cast<int>(rows),
               ceil_div(ceil_div(packs_per_row, per_lane), warp) * warp, 1, 1,
               per_lane};
