@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "KokkosRMSNorm_CacheHint.hpp"
 #include "KokkosRMSNorm_Compat.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
@@ -45,7 +46,8 @@ struct RowMath {
   // Pack j of the row's h, which a lane reads first.
   KOKKOS_INLINE_FUNCTION pack load(std::size_t row, int j) const {
     if constexpr (adds_residual) {
-      const pack a = x(row, j), b = residual(row, j);
+      const pack a = load_evicting_last(&x(row, j)),
+                 b = load_evicting_last(&residual(row, j));
       pack h;
       for (int k = 0; k < width; ++k) {
         h.lane[k] =
@@ -55,7 +57,7 @@ struct RowMath {
       sum(row, j) = h;
       return h;
     } else {
-      return x(row, j);
+      return load_evicting_last(&x(row, j));
     }
   }
 
