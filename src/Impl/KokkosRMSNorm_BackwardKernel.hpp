@@ -6,7 +6,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "KokkosRMSNorm_CacheHint.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
@@ -68,8 +67,8 @@ struct BackwardKernel {
                                    pack (&d)[PacksPerLane],
                                    pack (&v)[PacksPerLane]) const {
     for_each_held(lane, lanes, start, packs, [&](int k, int j) {
-      d[k] = load_evicting_last(&dy(row, j));
-      v[k] = load_evicting_last(&x(row, j));
+      d[k] = dy(row, j);
+      v[k] = x(row, j);
     });
   }
 

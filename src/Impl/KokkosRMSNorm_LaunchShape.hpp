@@ -61,15 +61,18 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
   } else {
     constexpr int warp = 32;
     if (packs_per_row <= std::size_t(4) * warp) {
-      // Short rows: a row per vector of lanes, as few as hold it four Packs
-      // a lane, and 64 threads (at least 4 rows) a team, so that teams are
-      // few enough for the block scheduler (a team per row halves the
-      // bandwidth of 65536 x 256 on an H200) and each lane has four loads
-      // in flight (the sweep's best for bf16 N = 256). A call of at most
-      // 65536 Packs is latency-bound instead: there two Packs a lane, up to
-      // a warp of lanes, shorten each row's chain of loads (64 x 256 f32
-      // under graph replay: 2.6 us, against 3.3 with four Packs, run 11).
-      const int packs_a_lane = rows * packs_per_row <= 65536 ? 2 : 4;
+      // Short rows: a row per vector of lanes, as few as hold it in
+      // packs_a_lane Packs a lane, and 64 threads (at least 4 rows) a team,
+      // so that teams are few enough for the block scheduler (a team per row
+      // halves the bandwidth of 65536 x 256 on an H200). Lanes of 16-bit
+      // Packs hold four, the sweep's best for bf16 N = 256 (8 x 4 22.5 us,
+      // 16 x 2 29.1, run 27); lanes of Packs of four values or fewer hold
+      // two (f32 65536 x 256: 32 x 2 35.9 us, 16 x 4 36.5, run 27), and so
+      // do the lanes of a call of at most 65536 Packs, which is
+      // latency-bound: two Packs shorten each row's chain of loads (64 x
+      // 256 f32 under graph replay: 2.6 us, against 3.3 with four, run 11).
+      const int packs_a_lane =
+          pack_width <= 4 || rows * packs_per_row <= 65536 ? 2 : 4;
       int lanes = 1;
       while (lanes < warp &&
              std::size_t(packs_a_lane) * lanes < packs_per_row) {
