@@ -151,14 +151,12 @@ struct RMSNormKernel : Math {
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using weight_pack = decltype(std::declval<const Math&>().weight.load(0));
   static constexpr int packs_per_lane = PacksPerLane;
-  // Short rows load the weight together with x, so that a row's chain of
+  // Rows load the weight together with x, so that a row's chain of
   // latencies is one load, the reduction and the store (as torch.compile's
   // persistent reductions do), where a lane's 16 values or fewer leave the
-  // registers for it (bf16 rows of four Packs a lane spill); a team's row
-  // has the registers to hold, and the time to hide a weight load after
-  // its reduction.
+  // registers for it (bf16 rows of four Packs a lane spill).
   static constexpr bool loads_weight_early =
-      Resident && !TeamPerRow && PacksPerLane * Math::width <= 16;
+      Resident && PacksPerLane * Math::width <= 16;
 
   int rows_per_team;
   int lane_count;  // the team size for TeamPerRow, else the vector length
