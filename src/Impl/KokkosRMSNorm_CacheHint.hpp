@@ -11,7 +11,7 @@ namespace KokkosRMSNorm::Impl {
 // torch.compile's generated RMSNorm loads x. The package's one piece of
 // backend-specific code, because Kokkos has no cache hints: on an H200 this
 // hint on the first read of each row took f32 rows of N = 2048-16384 3.5-5%
-// closer to the copy ceiling (run 25; the same hint on L1 as well gained
+// closer to the copy ceiling (log 26; the same hint on L1 as well gained
 // less, on L1 alone nothing). On NVIDIA GPUs of compute capability 8.0 and
 // newer a 16-byte value is loaded with the PTX hint; elsewhere, plainly.
 template <class T>
