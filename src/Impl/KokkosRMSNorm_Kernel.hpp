@@ -204,21 +204,23 @@ struct RMSNormKernel : Math {
         Resident ? begin + sweep
                  : begin + (end - begin + sweep - 1) / sweep * sweep;
     // Zeroed because g++ cannot see that each read follows a load.
-    pack held[PacksPerLane] = {};
-    weight_pack held_weight[PacksPerLane] = {};  // if loads_weight_early
+    HeldPack<pack> held[PacksPerLane] = {};
+    HeldPack<weight_pack> held_weight[PacksPerLane] = {};  // if early
     accumulation_type sum_of_squares = 0;
     Kokkos::parallel_reduce(
         lanes,
         [&](int lane, accumulation_type& sum) {
           for (int start = begin; start < sweeps_end; start += sweep) {
             for_each_held(lane, start, end, [&](int k, int j) {
-              held[k] = this->load(row, j);
+              held[k] = HeldPack<pack>::hold(this->load(row, j));
               if constexpr (loads_weight_early) {
-                held_weight[k] = this->weight.load(j);
+                held_weight[k] =
+                    HeldPack<weight_pack>::hold(this->weight.load(j));
               }
             });
-            for_each_held(lane, start, end,
-                          [&](int k, int) { Math::add_squares(held[k], sum); });
+            for_each_held(lane, start, end, [&](int k, int) {
+              Math::add_squares(held[k].value(), sum);
+            });
           }
         },
         sum_of_squares);
@@ -229,15 +231,14 @@ struct RMSNormKernel : Math {
       }
       for (int start = begin; start < sweeps_end; start += sweep) {
         if constexpr (!Resident) {
-          for_each_held(lane, start, end,
-                        [&](int k, int j) { held[k] = this->reload(row, j); });
+          for_each_held(lane, start, end, [&](int k, int j) {
+            held[k] = HeldPack<pack>::hold(this->reload(row, j));
+          });
         }
         for_each_held(lane, start, end, [&](int k, int j) {
-          if constexpr (loads_weight_early) {
-            this->store_scaled(row, j, held[k], rstd, held_weight[k]);
-          } else {
-            this->store_scaled(row, j, held[k], rstd, this->weight.load(j));
-          }
+          this->store_scaled(row, j, held[k].value(), rstd,
+                             loads_weight_early ? held_weight[k].value()
+                                                : this->weight.load(j));
         });
       }
     });

@@ -2,6 +2,7 @@
 #define KOKKOSRMSNORM_IMPL_PACK_HPP
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <Kokkos_Core.hpp>
@@ -17,6 +18,27 @@ struct alignas(sizeof(T) * Width) Pack {
   using value_type = T;
   static constexpr int width = Width;
   T lane[Width];
+};
+
+// A Pack as the 32-bit words in which a lane holds it between a load and a
+// use. Held as a Pack, each 16-bit value takes a register of its own: bf16
+// team rows of two Packs a thread took 56 registers, 48 as words, and bf16
+// rows of N >= 4096 run 1.5-4% faster held as words (log 29).
+template <class P>
+struct HeldPack {
+  std::uint32_t words[(sizeof(P) + 3) / 4];
+
+  KOKKOS_INLINE_FUNCTION static HeldPack hold(const P& pack) {
+    HeldPack held{};
+    memcpy(held.words, &pack, sizeof(P));
+    return held;
+  }
+
+  KOKKOS_INLINE_FUNCTION P value() const {
+    P pack;
+    memcpy(static_cast<void*>(&pack), words, sizeof(P));
+    return pack;
+  }
 };
 
 // Elements per 16-byte Pack.
