@@ -150,7 +150,6 @@ struct RMSNormKernel : Math {
   using typename Math::pack;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using weight_pack = decltype(std::declval<const Math&>().weight.load(0));
-  static constexpr int packs_per_lane = PacksPerLane;
   // Rows load the weight together with x, so that a row's chain of
   // latencies is one load, the reduction and the store (as torch.compile's
   // persistent reductions do; 1 x 4096 f32 under graph replay: 3.35 -> 2.8
@@ -158,6 +157,20 @@ struct RMSNormKernel : Math {
   // it (bf16 rows of four Packs a lane spill).
   static constexpr bool loads_weight_early =
       Resident && PacksPerLane * Math::width <= 16;
+  // Registers a thread, capped through LaunchBounds: at 64 by default, so
+  // that every team size a shape names can launch (up to 1024 threads); at
+  // 64 with two 512-thread teams of eight Packs a thread a SM; and at 48
+  // for rows of four 16-bit Packs a thread held in registers, so that five
+  // 256-thread teams share a SM instead of four (bf16 16384 x 8192: 138.4
+  // -> 132.5 us, 16384 x 5120: 90.2 -> 85.1, log 31; f32 kernels adding a
+  // residual spill at 48).
+  static constexpr bool holds_four_narrow_packs =
+      Resident && PacksPerLane == 4 && Math::width > 4;
+  static constexpr unsigned max_threads = PacksPerLane == 8         ? 512
+                                          : holds_four_narrow_packs ? 640
+                                                                    : 1024;
+  using launch_bounds =
+      Kokkos::LaunchBounds<max_threads, max_threads == 1024 ? 1 : 2>;
 
   int rows_per_team;
   int lane_count;  // the team size for TeamPerRow, else the vector length
@@ -293,13 +306,8 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
   const int span = ceil_div(math.packs_per_row(), shape.teams_per_row);
   const auto launch = [&](const auto& kernel) {
     using Kernel = std::decay_t<decltype(kernel)>;
-    // Caps registers at 64 a thread, so that every team size the shape
-    // names can launch (up to 1024 threads) and two teams of 512 threads
-    // holding eight Packs each share a multiprocessor.
-    constexpr bool eight = Kernel::packs_per_lane == 8;
-    using Policy = Kokkos::TeamPolicy<
-        ExecutionSpace,
-        Kokkos::LaunchBounds<eight ? 512 : 1024, eight ? 2 : 1>>;
+    using Policy =
+        Kokkos::TeamPolicy<ExecutionSpace, typename Kernel::launch_bounds>;
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm",
         Policy(space, shape.league_size, shape.team_size, shape.vector_length),
