@@ -64,11 +64,11 @@ struct BackwardKernel {
   // Loads the Packs of dy and x of a sweep that lane holds.
   KOKKOS_INLINE_FUNCTION void load(std::size_t row, int lane, int lanes,
                                    int start, int packs,
-                                   pack (&d)[PacksPerLane],
-                                   pack (&v)[PacksPerLane]) const {
+                                   HeldPack<pack> (&d)[PacksPerLane],
+                                   HeldPack<pack> (&v)[PacksPerLane]) const {
     for_each_held(lane, lanes, start, packs, [&](int k, int j) {
-      d[k] = dy(row, j);
-      v[k] = x(row, j);
+      d[k] = HeldPack<pack>::hold(dy(row, j));
+      v[k] = HeldPack<pack>::hold(x(row, j));
     });
   }
 
@@ -92,7 +92,7 @@ struct BackwardKernel {
     const std::size_t end = first + rows_per_team;
     const std::size_t last = end < x.extent(0) ? end : x.extent(0);
     // Zeroed because g++ cannot see that each read follows a load.
-    pack d[PacksPerLane] = {}, v[PacksPerLane] = {};
+    HeldPack<pack> d[PacksPerLane] = {}, v[PacksPerLane] = {};
     accumulation_pack weight_sums[PacksPerLane] = {};  // Resident only
     for (std::size_t row = first; row < last; ++row) {
       const accumulation_type r = rstd(row);
@@ -104,10 +104,10 @@ struct BackwardKernel {
               load(row, lane, lanes, start, packs, d, v);
               for_each_held(lane, lanes, start, packs, [&](int k, int j) {
                 accumulation_type g[width];
-                gradient(j, d[k], g);
+                gradient(j, d[k].value(), g);
                 for (int w = 0; w < width; ++w) {
-                  partial_dot +=
-                      g[w] * static_cast<accumulation_type>(v[k].lane[w]);
+                  partial_dot += g[w] * static_cast<accumulation_type>(
+                                            v[k].value().lane[w]);
                 }
               });
             }
@@ -121,14 +121,16 @@ struct BackwardKernel {
           }
           for_each_held(lane, lanes, start, packs, [&](int k, int j) {
             accumulation_type g[width];
-            gradient(j, d[k], g);
+            gradient(j, d[k].value(), g);
             pack out;
             accumulation_pack terms;
             for (int w = 0; w < width; ++w) {
-              const auto x_value = static_cast<accumulation_type>(v[k].lane[w]);
+              const auto x_value =
+                  static_cast<accumulation_type>(v[k].value().lane[w]);
               out.lane[w] = static_cast<value_type>(r * g[w] - c * x_value);
               terms.lane[w] =
-                  static_cast<accumulation_type>(d[k].lane[w]) * x_value * r;
+                  static_cast<accumulation_type>(d[k].value().lane[w]) *
+                  x_value * r;
             }
             dx(row, j) = out;
             if constexpr (sums_weight && Resident) {

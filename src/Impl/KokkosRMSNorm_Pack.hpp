@@ -20,12 +20,22 @@ struct alignas(sizeof(T) * Width) Pack {
   T lane[Width];
 };
 
-// A Pack as the 32-bit words in which a lane holds it between a load and a
-// use. Held as a Pack, each 16-bit value takes a register of its own: bf16
-// team rows of two Packs a thread took 56 registers, 48 as words, and bf16
-// rows of N >= 4096 run 1.5-4% faster held as words (log 29).
-template <class P>
+// How a lane holds a Pack (or None) in registers between a load and a use:
+// as it is, or, for 16-bit values, as the 32-bit words it was loaded as.
+// Held as Packs, each 16-bit value takes a register of its own: bf16 team
+// rows of two Packs a thread took 56 registers, 48 as words, and bf16 rows
+// of N >= 4096 run 1.5-4% faster held as words (log 29).
+template <class P, class = void>
 struct HeldPack {
+  P pack;
+
+  KOKKOS_INLINE_FUNCTION static HeldPack hold(const P& pack) { return {pack}; }
+  KOKKOS_INLINE_FUNCTION P value() const { return pack; }
+};
+
+template <class T, int Width>
+struct HeldPack<Pack<T, Width>, std::enable_if_t<(sizeof(T) < 4)>> {
+  using P = Pack<T, Width>;
   std::uint32_t words[(sizeof(P) + 3) / 4];
 
   KOKKOS_INLINE_FUNCTION static HeldPack hold(const P& pack) {
