@@ -218,7 +218,7 @@ struct RMSNormKernel : Math {
                  : begin + (end - begin + sweep - 1) / sweep * sweep;
     // Zeroed because g++ cannot see that each read follows a load.
     HeldPack<pack> held[PacksPerLane] = {};
-    HeldPack<weight_pack> held_weight[PacksPerLane] = {};  // if early
+    HeldPack<weight_pack> held_weight[PacksPerLane] = {};  // if loaded early
     accumulation_type sum_of_squares = 0;
     Kokkos::parallel_reduce(
         lanes,

@@ -29,7 +29,9 @@ template <class P, class = void>
 struct HeldPack {
   P pack;
 
-  KOKKOS_INLINE_FUNCTION static HeldPack hold(const P& pack) { return {pack}; }
+  KOKKOS_INLINE_FUNCTION static HeldPack hold(const P& loaded) {
+    return {loaded};
+  }
   KOKKOS_INLINE_FUNCTION P value() const { return pack; }
 };
 
@@ -38,9 +40,9 @@ struct HeldPack<Pack<T, Width>, std::enable_if_t<(sizeof(T) < 4)>> {
   using P = Pack<T, Width>;
   std::uint32_t words[(sizeof(P) + 3) / 4];
 
-  KOKKOS_INLINE_FUNCTION static HeldPack hold(const P& pack) {
+  KOKKOS_INLINE_FUNCTION static HeldPack hold(const P& loaded) {
     HeldPack held{};
-    memcpy(held.words, &pack, sizeof(P));
+    memcpy(held.words, &loaded, sizeof(P));
     return held;
   }
 
