@@ -105,9 +105,10 @@ struct BackwardKernel {
               for_each_held(lane, lanes, start, packs, [&](int k, int j) {
                 accumulation_type g[width];
                 gradient(j, d[k].value(), g);
+                const pack x_pack = v[k].value();
                 for (int w = 0; w < width; ++w) {
-                  partial_dot += g[w] * static_cast<accumulation_type>(
-                                            v[k].value().lane[w]);
+                  partial_dot +=
+                      g[w] * static_cast<accumulation_type>(x_pack.lane[w]);
                 }
               });
             }
@@ -120,17 +121,17 @@ struct BackwardKernel {
             load(row, lane, lanes, start, packs, d, v);
           }
           for_each_held(lane, lanes, start, packs, [&](int k, int j) {
+            const pack dy_pack = d[k].value(), x_pack = v[k].value();
             accumulation_type g[width];
-            gradient(j, d[k].value(), g);
+            gradient(j, dy_pack, g);
             pack out;
             accumulation_pack terms;
             for (int w = 0; w < width; ++w) {
               const auto x_value =
-                  static_cast<accumulation_type>(v[k].value().lane[w]);
+                  static_cast<accumulation_type>(x_pack.lane[w]);
               out.lane[w] = static_cast<value_type>(r * g[w] - c * x_value);
               terms.lane[w] =
-                  static_cast<accumulation_type>(d[k].value().lane[w]) *
-                  x_value * r;
+                  static_cast<accumulation_type>(dy_pack.lane[w]) * x_value * r;
             }
             dx(row, j) = out;
             if constexpr (sums_weight && Resident) {
