@@ -72,11 +72,10 @@ template <class T>
 void register_rms_norm_without_workspace(const Shape& shape,
                                          double copy_ceiling_gbps) {
   const std::size_t packs = shape.n / Impl::vector_width_v<T>;
-  if (!Impl::splits_rows_of_v<T> ||
-      Impl::choose_launch_shape<Space>(shape.rows, packs,
+  if (Impl::choose_launch_shape<Space>(shape.rows, packs,
                                        Impl::vector_width_v<T>,
                                        Impl::max_teams_per_row(Space()))
-              .teams_per_row == 1) {
+          .teams_per_row == 1) {
     return;
   }
   register_over_buffers<T>(benchmark_name<T>("without_workspace", shape), shape,

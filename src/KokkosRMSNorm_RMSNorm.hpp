@@ -48,9 +48,9 @@ void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
 }
 
 /// The same, splitting long rows across teams where the backend allows it
-/// (CUDA), which keeps them in registers so x is read once: float rows of
-/// more than 16384 values and double rows of more than 8192 are faster with
-/// a workspace. The workspace grows on the first call of a shape (a few
+/// (CUDA), which keeps them on chip so x is read once: rows of more than
+/// 16384 floats, 8192 doubles or 32768 16-bit values are faster with a
+/// workspace. The workspace grows on the first call of a shape (a few
 /// bytes a row) and is then reused, as for rms_norm_backward; the kernel is
 /// preceded by a memset of the row counters on `space`.
 template <

@@ -30,6 +30,9 @@ struct RowMath {
   using accumulation_type = accumulation_type_t<value_type>;
   static constexpr int width = pack::width;
   static constexpr bool adds_residual = !is_none_v<ResidualRows>;
+  // Whether load(row, j) is x(row, j) as stored, which a lane may then copy
+  // to team scratch without computing anything.
+  static constexpr bool loads_x_as_stored = !adds_residual;
 
   XRows x;
   ResidualRows residual;
@@ -136,14 +139,16 @@ auto make_row_math(const XRows& x, const ResidualRows& residual,
 
 // Normalizes rows with "lanes": the threads of a team sharing one row
 // (TeamPerRow), or the vector lanes of a team thread, each thread owning a
-// row. Each lane holds PacksPerLane Packs in registers, loaded before any is
-// used so that they are all in flight at once. A Resident row, which the
-// lanes cover in one sweep, stays in registers between the sum of squares
-// and the scaling, so x is read from memory once; a longer row is swept
-// twice. Each lane takes exactly one index of its range (the range's extent
-// is the lane count), so `held` is written and read by the same lane, and
-// so is each element of sum.
-template <int PacksPerLane, bool TeamPerRow, bool Resident,
+// row. Each lane holds PacksPerLane Packs, loaded before any is used so that
+// they are all in flight at once: in registers, or InScratch, in the team's
+// scratch, copied there without passing through registers where the backend
+// allows it (see copy_to_scratch). A Resident row, which the lanes cover in
+// one sweep, stays held between the sum of squares and the scaling, so x is
+// read from memory once; a longer row is swept twice. Each lane takes
+// exactly one index of its range (the range's extent is the lane count), so
+// `held` and each scratch slot are written and read by the same lane, and
+// so is each element of sum: no barrier is needed between them.
+template <int PacksPerLane, bool TeamPerRow, bool Resident, bool InScratch,
           class ExecutionSpace, class Math>
 struct RMSNormKernel : Math {
   using typename Math::accumulation_type;
@@ -154,40 +159,70 @@ struct RMSNormKernel : Math {
   // latencies is one load, the reduction and the store (as torch.compile's
   // persistent reductions do; 1 x 4096 f32 under graph replay: 3.35 -> 2.8
   // us, run 28), where a lane's 16 values or fewer leave the registers for
-  // it (bf16 rows of four Packs a lane spill).
+  // it (bf16 rows of four Packs a lane spill). Rows in scratch leave the
+  // registers to the weight where its values are 32-bit or wider (f32 2048
+  // x 65536, split: 348 -> 320 us, log 34); 16-bit weights load late, so
+  // that a lane needs 32 registers (bf16 8192 x 16384: 150 us early, 137
+  // late, log 34).
   static constexpr bool loads_weight_early =
-      Resident && PacksPerLane * Math::width <= 16;
-  // Registers a thread, capped through LaunchBounds: at 64 by default, so
-  // that every team size a shape names can launch (up to 1024 threads); at
-  // 64 with two 512-thread teams of eight Packs a thread a SM; and at 48
-  // for rows of four 16-bit Packs a thread held in registers, so that five
-  // 256-thread teams share a SM instead of four (bf16 16384 x 8192: 138.4
-  // -> 132.5 us, 16384 x 5120: 90.2 -> 85.1, log 31; f32 kernels adding a
-  // residual spill at 48).
+      Resident &&
+      (InScratch ? Math::width <= 4 : PacksPerLane * Math::width <= 16);
+  // Registers a thread, capped through LaunchBounds (of a SM's 65536 registers,
+  // teams a SM = 65536 / (max_threads x registers)): at 64 by default, so that
+  // every team size a shape names can launch (up to 1024 threads), and two
+  // 512-thread teams of eight Packs a thread share a SM; at 48 for rows of four
+  // 16-bit Packs a thread held in registers, so that five 256-thread teams
+  // share a SM instead of four (bf16 16384 x 8192: 138.4 -> 132.5 us, 16384 x
+  // 5120: 90.2 -> 85.1, log 31; f32 kernels adding a residual spill at 48); and
+  // at 32 where a lane holds neither x nor the weight, so that four 512-thread
+  // teams share a SM (bf16 8192 x 16384: 140 -> 137 us, log 34).
   static constexpr bool holds_four_narrow_packs =
-      Resident && PacksPerLane == 4 && Math::width > 4;
-  static constexpr unsigned max_threads = PacksPerLane == 8         ? 512
-                                          : holds_four_narrow_packs ? 640
-                                                                    : 1024;
+      Resident && !InScratch && PacksPerLane == 4 && Math::width > 4;
+  static constexpr bool holds_nothing = InScratch && !loads_weight_early;
+  static constexpr unsigned registers = holds_nothing             ? 32
+                                        : holds_four_narrow_packs ? 48
+                                                                  : 64;
+  static constexpr unsigned max_threads = holds_four_narrow_packs ? 640
+                                          : PacksPerLane == 8 && !holds_nothing
+                                              ? 512
+                                              : 1024;
   using launch_bounds =
-      Kokkos::LaunchBounds<max_threads, max_threads == 1024 ? 1 : 2>;
+      Kokkos::LaunchBounds<max_threads, 65536 / (max_threads * registers)>;
+  static_assert(Resident || !InScratch,
+                "rows swept twice are held in registers");
 
   int rows_per_team;
   int lane_count;  // the team size for TeamPerRow, else the vector length
+
+  // The team scratch a team of `lanes` lanes takes to hold its Packs.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int lanes) {
+    return InScratch ? std::size_t(lanes) * PacksPerLane * sizeof(pack) : 0;
+  }
+
+  // Where the team holds its Packs in scratch (null if it does not): Pack j
+  // of a sweep starting at Pack `start` in slot j - start.
+  KOKKOS_INLINE_FUNCTION pack* scratch_slots(const member_type& team) const {
+    if constexpr (InScratch) {
+      return static_cast<pack*>(team.team_scratch(0).get_shmem_aligned(
+          scratch_bytes(lane_count), alignof(pack)));
+    } else {
+      return nullptr;
+    }
+  }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
     const int packs = static_cast<int>(this->x.extent(1));
     const auto whole_row = [](accumulation_type sum) { return sum; };
     if constexpr (TeamPerRow) {
       normalize(Kokkos::TeamThreadRange(team, lane_count), team.league_rank(),
-                0, packs, whole_row);
+                0, packs, whole_row, scratch_slots(team));
     } else {
       const std::size_t first = std::size_t(team.league_rank()) * rows_per_team;
       Kokkos::parallel_for(
           Kokkos::TeamThreadRange(team, rows_per_team), [&](int local) {
             if (first + local < this->x.extent(0)) {
               normalize(Kokkos::ThreadVectorRange(team, lane_count),
-                        first + local, 0, packs, whole_row);
+                        first + local, 0, packs, whole_row, nullptr);
             }
           });
     }
@@ -208,10 +243,11 @@ struct RMSNormKernel : Math {
 
   // Normalizes Packs [begin, end) of the row, whose sum of squares
   // row_sum(sum over those Packs) gives: all of it, or a chunk of it when
-  // teams split the row.
+  // teams split the row. `slots` are the team's scratch_slots.
   template <class Lanes, class RowSum>
   KOKKOS_FUNCTION void normalize(const Lanes& lanes, std::size_t row, int begin,
-                                 int end, const RowSum& row_sum) const {
+                                 int end, const RowSum& row_sum,
+                                 [[maybe_unused]] pack* slots) const {
     const int sweep = lane_count * PacksPerLane;  // Packs one sweep covers
     const int sweeps_end =
         Resident ? begin + sweep
@@ -225,14 +261,22 @@ struct RMSNormKernel : Math {
         [&](int lane, accumulation_type& sum) {
           for (int start = begin; start < sweeps_end; start += sweep) {
             for_each_held(lane, start, end, [&](int k, int j) {
-              held[k] = HeldPack<pack>::hold(this->load(row, j));
+              if constexpr (InScratch) {
+                copy_to_scratch(&slots[j - start], &this->x(row, j));
+              } else {
+                held[k] = HeldPack<pack>::hold(this->load(row, j));
+              }
               if constexpr (loads_weight_early) {
                 held_weight[k] =
                     HeldPack<weight_pack>::hold(this->weight.load(j));
               }
             });
-            for_each_held(lane, start, end, [&](int k, int) {
-              Math::add_squares(held[k].value(), sum);
+            if constexpr (InScratch) {
+              wait_for_copies_to_scratch();
+            }
+            for_each_held(lane, start, end, [&](int k, int j) {
+              Math::add_squares(InScratch ? slots[j - start] : held[k].value(),
+                                sum);
             });
           }
         },
@@ -249,9 +293,10 @@ struct RMSNormKernel : Math {
           });
         }
         for_each_held(lane, start, end, [&](int k, int j) {
-          this->store_scaled(row, j, held[k].value(), rstd,
-                             loads_weight_early ? held_weight[k].value()
-                                                : this->weight.load(j));
+          this->store_scaled(
+              row, j, InScratch ? slots[j - start] : held[k].value(), rstd,
+              loads_weight_early ? held_weight[k].value()
+                                 : this->weight.load(j));
         });
       }
     });
@@ -262,9 +307,10 @@ struct RMSNormKernel : Math {
 // chunk as RMSNormKernel holds a row, and the teams of a row add their sums
 // of squares through `split` before they scale. A team's chunk is named by
 // its ticket, not its league rank (see RowSplit::take_ticket).
-template <int PacksPerLane, bool Resident, class ExecutionSpace, class Math>
-struct SplitRowKernel
-    : RMSNormKernel<PacksPerLane, true, Resident, ExecutionSpace, Math> {
+template <int PacksPerLane, bool Resident, bool InScratch, class ExecutionSpace,
+          class Math>
+struct SplitRowKernel : RMSNormKernel<PacksPerLane, true, Resident, InScratch,
+                                      ExecutionSpace, Math> {
   using typename Math::accumulation_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
 
@@ -281,17 +327,19 @@ struct SplitRowKernel
     const int begin = chunk * chunk_packs;
     const int packs = static_cast<int>(this->x.extent(1));
     const int end = begin + chunk_packs < packs ? begin + chunk_packs : packs;
-    this->normalize(Kokkos::TeamThreadRange(team, this->lane_count), row, begin,
-                    end, [&](accumulation_type chunk_sum) {
-                      accumulation_type sum = 0;
-                      Kokkos::single(
-                          Kokkos::PerTeam(team),
-                          [&](accumulation_type& row_sum) {
-                            row_sum = split.row_sum(row, chunk, chunk_sum);
-                          },
-                          sum);
-                      return sum;
-                    });
+    this->normalize(
+        Kokkos::TeamThreadRange(team, this->lane_count), row, begin, end,
+        [&](accumulation_type chunk_sum) {
+          accumulation_type sum = 0;
+          Kokkos::single(
+              Kokkos::PerTeam(team),
+              [&](accumulation_type& row_sum) {
+                row_sum = split.row_sum(row, chunk, chunk_sum);
+              },
+              sum);
+          return sum;
+        },
+        this->scratch_slots(team));
   }
 };
 
@@ -310,20 +358,41 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
         Kokkos::TeamPolicy<ExecutionSpace, typename Kernel::launch_bounds>;
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm",
-        Policy(space, shape.league_size, shape.team_size, shape.vector_length),
+        Policy(space, shape.league_size, shape.team_size, shape.vector_length)
+            .set_scratch_size(
+                0, Kokkos::PerTeam(Kernel::scratch_bytes(lane_count))),
         kernel);
+  };
+  // Calls f(std::true_type()) where teams hold their rows or chunks in
+  // scratch: x itself, in one sweep of four or eight Packs a lane, of the
+  // size holds_in_scratch takes; f(std::false_type()) otherwise.
+  const auto with_holding = [&](auto packs_per_lane, auto resident,
+                                const auto& f) {
+    constexpr int per_lane = decltype(packs_per_lane)::value;
+    if constexpr (decltype(resident)::value && per_lane >= 4 &&
+                  Math::loads_x_as_stored && is_gpu_v<ExecutionSpace>) {
+      if (team_per_row &&
+          holds_in_scratch<ExecutionSpace>(std::size_t(lane_count) * per_lane *
+                                           sizeof(typename Math::pack))) {
+        return f(std::true_type());
+      }
+    }
+    f(std::false_type());
   };
   using std::integral_constant;
   const bool one_sweep = span <= lane_count * shape.packs_per_lane;
   if (shape.teams_per_row > 1) {
     // Four or eight Packs a lane, the choices for split rows.
     const auto launch_split = [&](auto packs_per_lane, auto resident) {
-      launch(SplitRowKernel<decltype(packs_per_lane)::value,
-                            decltype(resident)::value, ExecutionSpace, Math>{
-          {math, 1, lane_count},
-          RowSplit<typename Math::accumulation_type>::zeroed(
-              space, workspace, math.rows(), shape.teams_per_row),
-          span});
+      const auto split = RowSplit<typename Math::accumulation_type>::zeroed(
+          space, workspace, math.rows(), shape.teams_per_row);
+      with_holding(packs_per_lane, resident, [&](auto in_scratch) {
+        launch(
+            SplitRowKernel<decltype(packs_per_lane)::value,
+                           decltype(resident)::value,
+                           decltype(in_scratch)::value, ExecutionSpace, Math>{
+                {math, 1, lane_count}, split, span});
+      });
     };
     if (!one_sweep) {
       return launch_split(integral_constant<int, 4>(), std::false_type());
@@ -337,11 +406,14 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
     constexpr int per_lane = decltype(packs_per_lane)::value;
     constexpr bool holds_row = decltype(resident)::value;
     if (team_per_row) {
-      launch(RMSNormKernel<per_lane, true, holds_row, ExecutionSpace, Math>{
-          math, shape.rows_per_team, lane_count});
+      with_holding(packs_per_lane, resident, [&](auto in_scratch) {
+        launch(RMSNormKernel<per_lane, true, holds_row,
+                             decltype(in_scratch)::value, ExecutionSpace, Math>{
+            math, shape.rows_per_team, lane_count});
+      });
     } else {
-      launch(RMSNormKernel<per_lane, false, holds_row, ExecutionSpace, Math>{
-          math, shape.rows_per_team, lane_count});
+      launch(RMSNormKernel<per_lane, false, holds_row, false, ExecutionSpace,
+                           Math>{math, shape.rows_per_team, lane_count});
     }
   };
   if (!one_sweep) {

@@ -13,11 +13,12 @@ namespace KokkosRMSNorm::Impl {
 // teams must all run at once, which a backend guarantees only for as many
 // teams as the device holds. On CUDA, teams that share rows fit twice on
 // any multiprocessor (up to 512 threads under LaunchBounds<1024, 1>, 256
-// under LaunchBounds<512, 2>) and concurrency() counts at most 2048 threads
-// a multiprocessor, so concurrency() / 2048 teams of a row take at most half
-// of what the device holds: two such kernels at once still progress.
-// Elsewhere rows are not split (a Serial team waiting for the next team
-// would wait forever).
+// under LaunchBounds<512, 2>, each with at most 34 KB of shared memory, of
+// the 96 KB or more a multiprocessor has from compute capability 7.0) and
+// concurrency() counts at most 2048 threads a multiprocessor, so
+// concurrency() / 2048 teams of a row take at most half of what the device
+// holds: two such kernels at once still progress. Elsewhere rows are not
+// split (a Serial team waiting for the next team would wait forever).
 template <class ExecutionSpace>
 int max_teams_per_row([[maybe_unused]] const ExecutionSpace& space) {
 #ifdef KOKKOS_ENABLE_CUDA
@@ -27,11 +28,6 @@ int max_teams_per_row([[maybe_unused]] const ExecutionSpace& space) {
 #endif
   return 1;
 }
-
-// Whether rows of T are split at all: long 16-bit rows ran faster swept
-// twice by one team than split (run 12), their second sweep hitting L2.
-template <class T>
-inline constexpr bool splits_rows_of_v = sizeof(T) >= 4;
 
 template <class T>
 KOKKOS_INLINE_FUNCTION T volatile_load(const T& value) {
