@@ -12,11 +12,11 @@ namespace KokkosRMSNorm::Impl {
 // elsewhere.
 
 // Loads *p, giving it the last place in line for eviction from L2, as
-// torch.compile's generated RMSNorm loads x. On an H200 this
-// hint on the first read of each row took f32 rows of N = 2048-16384 3.5-5%
-// closer to the copy ceiling (log 26; the same hint on L1 as well gained
-// less, on L1 alone nothing). On NVIDIA GPUs of compute capability 8.0 and
-// newer a 16-byte value is loaded with the PTX hint; elsewhere, plainly.
+// torch.compile's generated RMSNorm loads x. On an H200 this hint on the first
+// read of each row took f32 rows of N = 2048-16384 3.5-5% closer to the copy
+// ceiling (log 26; the same hint on L1 as well gained less, on L1 alone
+// nothing). On NVIDIA GPUs of compute capability 8.0 and newer a 16-byte value
+// is loaded with the PTX hint; elsewhere, plainly.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T load_evicting_last(const T* p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

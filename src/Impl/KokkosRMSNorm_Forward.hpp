@@ -21,7 +21,7 @@ namespace KokkosRMSNorm::Impl {
 // allows it, and rows of 16-bit values only where teams may hold their
 // chunks in scratch (x itself, no residual): split 16-bit rows held in
 // registers ran slower than one team sweeping each row twice (run 12),
-// held in scratch faster (bf16 2048 x 65536: 180 -> 168 us, 256 x 262144:
+// held in scratch faster (bf16 2048 x 65536: 180 -> 169 us, 256 x 262144:
 // 117 -> 92, log 34).
 template <class ExecutionSpace, class Math>
 void launch_in_chosen_shape(const ExecutionSpace& space, const Math& math,
