@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "KokkosRMSNorm_CacheHint.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
@@ -26,10 +27,14 @@ namespace KokkosRMSNorm::Impl {
 // lanes cover in one sweep, is read once and the partial sums stay in
 // registers until the group ends; a longer row is read twice and its
 // partial sums are added in the workspace row by row. As in RMSNormKernel,
-// each lane takes exactly one index of its range.
-template <int PacksPerLane, bool Resident, class ExecutionSpace, class DYRows,
-          class XRows, class Weight, class RstdValues, class DXRows,
-          class Partials>
+// each lane takes exactly one index of its range. InScratch, a Resident
+// row's dy and x are held in team scratch instead of registers, and each
+// lane copies its Packs of the group's next row into its slots as soon as
+// it has used them, so that the next row's loads are in flight while the
+// team finishes the current one (see copy_to_scratch).
+template <int PacksPerLane, bool Resident, bool InScratch, class ExecutionSpace,
+          class DYRows, class XRows, class Weight, class RstdValues,
+          class DXRows, class Partials>
 struct BackwardKernel {
   using pack = typename DXRows::non_const_value_type;
   using value_type = typename pack::value_type;
@@ -59,6 +64,26 @@ struct BackwardKernel {
         f(k, j);
       }
     }
+  }
+
+  static_assert(Resident || !InScratch,
+                "rows swept twice are held in registers");
+
+  // The team scratch a team of `lanes` lanes takes: a slot for each Pack of
+  // dy and of x of a row.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int lanes) {
+    return InScratch ? 2 * std::size_t(lanes) * PacksPerLane * sizeof(pack) : 0;
+  }
+
+  // Copies the Packs of dy and x of `row` that lane holds to its slots.
+  KOKKOS_INLINE_FUNCTION void copy_to_slots(std::size_t row, int lane,
+                                            int lanes, int packs,
+                                            pack* dy_slots,
+                                            pack* x_slots) const {
+    for_each_held(lane, lanes, 0, packs, [&](int, int j) {
+      copy_to_scratch(&dy_slots[j], &dy(row, j));
+      copy_to_scratch(&x_slots[j], &x(row, j));
+    });
   }
 
   // Loads the Packs of dy and x of a sweep that lane holds.
@@ -94,6 +119,20 @@ struct BackwardKernel {
     // Zeroed because g++ cannot see that each read follows a load.
     HeldPack<pack> d[PacksPerLane] = {}, v[PacksPerLane] = {};
     accumulation_pack weight_sums[PacksPerLane] = {};  // Resident only
+    [[maybe_unused]] pack *dy_slots = nullptr, *x_slots = nullptr;
+    if constexpr (InScratch) {
+      const std::size_t bytes = scratch_bytes(lanes) / 2;
+      dy_slots = static_cast<pack*>(
+          team.team_scratch(0).get_shmem_aligned(bytes, alignof(pack)));
+      x_slots = static_cast<pack*>(
+          team.team_scratch(0).get_shmem_aligned(bytes, alignof(pack)));
+      if (first < last) {
+        Kokkos::parallel_for(
+            Kokkos::TeamThreadRange(team, lanes), [&](int lane) {
+              copy_to_slots(first, lane, lanes, packs, dy_slots, x_slots);
+            });
+      }
+    }
     for (std::size_t row = first; row < last; ++row) {
       const accumulation_type r = rstd(row);
       accumulation_type dot = 0;
@@ -101,11 +140,15 @@ struct BackwardKernel {
           Kokkos::TeamThreadRange(team, lanes),
           [&](int lane, accumulation_type& partial_dot) {
             for (int start = 0; start < sweeps * sweep; start += sweep) {
-              load(row, lane, lanes, start, packs, d, v);
+              if constexpr (InScratch) {
+                wait_for_copies_to_scratch();
+              } else {
+                load(row, lane, lanes, start, packs, d, v);
+              }
               for_each_held(lane, lanes, start, packs, [&](int k, int j) {
                 accumulation_type g[width];
-                gradient(j, d[k].value(), g);
-                const pack x_pack = v[k].value();
+                gradient(j, InScratch ? dy_slots[j] : d[k].value(), g);
+                const pack x_pack = InScratch ? x_slots[j] : v[k].value();
                 for (int w = 0; w < width; ++w) {
                   partial_dot +=
                       g[w] * static_cast<accumulation_type>(x_pack.lane[w]);
@@ -121,7 +164,8 @@ struct BackwardKernel {
             load(row, lane, lanes, start, packs, d, v);
           }
           for_each_held(lane, lanes, start, packs, [&](int k, int j) {
-            const pack dy_pack = d[k].value(), x_pack = v[k].value();
+            const pack dy_pack = InScratch ? dy_slots[j] : d[k].value(),
+                       x_pack = InScratch ? x_slots[j] : v[k].value();
             accumulation_type g[width];
             gradient(j, dy_pack, g);
             pack out;
@@ -134,6 +178,14 @@ struct BackwardKernel {
                   static_cast<accumulation_type>(dy_pack.lane[w]) * x_value * r;
             }
             dx(row, j) = out;
+            if constexpr (InScratch) {
+              // The slots' values are used (dx stored from them): the next
+              // row may take their place.
+              if (row + 1 < last) {
+                copy_to_scratch(&dy_slots[j], &dy(row + 1, j));
+                copy_to_scratch(&x_slots[j], &x(row + 1, j));
+              }
+            }
             if constexpr (sums_weight && Resident) {
               for (int w = 0; w < width; ++w) {
                 weight_sums[k].lane[w] += terms.lane[w];
@@ -252,21 +304,38 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
     }
   }();
   const auto weight_packs = weight_factors<Width>(weight);
-  const auto launch = [&](auto packs_per_lane, auto resident) {
+  const auto launch_held = [&](auto packs_per_lane, auto resident,
+                               auto in_scratch) {
     using Kernel =
         BackwardKernel<decltype(packs_per_lane)::value,
-                       decltype(resident)::value, ExecutionSpace,
-                       decltype(as_pack_rows<Width>(dy)),
+                       decltype(resident)::value, decltype(in_scratch)::value,
+                       ExecutionSpace, decltype(as_pack_rows<Width>(dy)),
                        decltype(as_pack_rows<Width>(x)), decltype(weight_packs),
                        RstdValues, decltype(dx_packs), decltype(partials)>;
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm_backward",
         Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 1>>(
-            space, teams, team_size),
+            space, teams, team_size)
+            .set_scratch_size(
+                0, Kokkos::PerTeam(Kernel::scratch_bytes(team_size))),
         Kernel{as_pack_rows<Width>(dy), as_pack_rows<Width>(x), weight_packs,
                rstd, dx_packs, partials, rows_per_team,
                accumulation_type(1) /
                    static_cast<accumulation_type>(x.extent(1))});
+  };
+  // 16-bit rows that a team holds in one sweep are held in scratch where
+  // their dy and x fit in 32 KB (see BackwardKernel; bf16 16384 x 8192: 523
+  // -> 308 us, 16384 x 4096: 253 -> 174, log 36); float rows ran 4-5%
+  // slower there, and stay in registers.
+  const auto launch = [&](auto packs_per_lane, auto resident) {
+    constexpr int per_lane = decltype(packs_per_lane)::value;
+    if constexpr (decltype(resident)::value && Width > 4 &&
+                  is_gpu_v<ExecutionSpace>) {
+      if (2 * std::size_t(team_size) * per_lane * sizeof(pack) <= 32768) {
+        return launch_held(packs_per_lane, resident, std::true_type());
+      }
+    }
+    launch_held(packs_per_lane, resident, std::false_type());
   };
   using std::integral_constant;
   if (teams > 0) {
