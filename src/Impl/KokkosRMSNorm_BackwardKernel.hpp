@@ -75,15 +75,12 @@ struct BackwardKernel {
     return InScratch ? 2 * std::size_t(lanes) * PacksPerLane * sizeof(pack) : 0;
   }
 
-  // Copies the Packs of dy and x of `row` that lane holds to its slots.
-  KOKKOS_INLINE_FUNCTION void copy_to_slots(std::size_t row, int lane,
-                                            int lanes, int packs,
+  // Copies Pack j of dy and of x of `row` to its slots.
+  KOKKOS_INLINE_FUNCTION void copy_to_slots(std::size_t row, int j,
                                             pack* dy_slots,
                                             pack* x_slots) const {
-    for_each_held(lane, lanes, 0, packs, [&](int, int j) {
-      copy_to_scratch(&dy_slots[j], &dy(row, j));
-      copy_to_scratch(&x_slots[j], &x(row, j));
-    });
+    copy_to_scratch(&dy_slots[j], &dy(row, j));
+    copy_to_scratch(&x_slots[j], &x(row, j));
   }
 
   // Loads the Packs of dy and x of a sweep that lane holds.
@@ -129,7 +126,9 @@ struct BackwardKernel {
       if (first < last) {
         Kokkos::parallel_for(
             Kokkos::TeamThreadRange(team, lanes), [&](int lane) {
-              copy_to_slots(first, lane, lanes, packs, dy_slots, x_slots);
+              for_each_held(lane, lanes, 0, packs, [&](int, int j) {
+                copy_to_slots(first, j, dy_slots, x_slots);
+              });
             });
       }
     }
@@ -182,8 +181,7 @@ struct BackwardKernel {
               // The slots' values are used (dx stored from them): the next
               // row may take their place.
               if (row + 1 < last) {
-                copy_to_scratch(&dy_slots[j], &dy(row + 1, j));
-                copy_to_scratch(&x_slots[j], &x(row + 1, j));
+                copy_to_slots(row + 1, j, dy_slots, x_slots);
               }
             }
             if constexpr (sums_weight && Resident) {
