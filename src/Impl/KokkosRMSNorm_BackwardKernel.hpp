@@ -323,11 +323,12 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
   };
   // 16-bit rows that a team holds in one sweep are held in scratch where
   // their dy and x fit in 32 KB (see BackwardKernel; bf16 16384 x 8192: 523
-  // -> 308 us, 16384 x 4096: 253 -> 174, log 36); float rows ran 4-5%
-  // slower there, and stay in registers.
+  // -> 308 us, 16384 x 4096: 253 -> 174, log 36), which takes four Packs a
+  // lane (eight come with 256 lanes: 64 KB); float rows ran 4-5% slower
+  // there, and stay in registers.
   const auto launch = [&](auto packs_per_lane, auto resident) {
     constexpr int per_lane = decltype(packs_per_lane)::value;
-    if constexpr (decltype(resident)::value && Width > 4 &&
+    if constexpr (decltype(resident)::value && per_lane == 4 && Width > 4 &&
                   is_gpu_v<ExecutionSpace>) {
       if (2 * std::size_t(team_size) * per_lane * sizeof(pack) <= 32768) {
         return launch_held(packs_per_lane, resident, std::true_type());
