@@ -330,7 +330,8 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
     constexpr int per_lane = decltype(packs_per_lane)::value;
     if constexpr (decltype(resident)::value && per_lane == 4 && Width > 4 &&
                   is_gpu_v<ExecutionSpace>) {
-      if (2 * std::size_t(team_size) * per_lane * sizeof(pack) <= 32768) {
+      if (2 * std::size_t(team_size) * per_lane * sizeof(pack) <=
+          max_row_scratch_bytes) {
         return launch_held(packs_per_lane, resident, std::true_type());
       }
     }

@@ -36,15 +36,20 @@ inline int ceil_div(std::size_t a, std::size_t b) {
   return static_cast<int>((a + b - 1) / b);
 }
 
+// The most team scratch a team holds its rows in: Kokkos gives a team at
+// most 48 KB of scratch on CUDA, some of it its own.
+inline constexpr std::size_t max_row_scratch_bytes = 32768;
+
 // Whether a team holding `bytes` of a row (or of a chunk of one) in one
 // sweep holds them in team scratch rather than in registers: on a GPU,
 // above 16 KB, where registers would leave a SM two to four such teams
 // (bf16 8192 x 16384: 145 -> 137 us, f32 2048 x 65536 split: 348 -> 320,
-// log 34; smaller rows ran 1-6% slower in scratch), and up to 32 KB, as
-// Kokkos gives a team at most 48 KB of scratch on CUDA, some of it its own.
+// log 34; smaller rows ran 1-6% slower in scratch), and up to
+// max_row_scratch_bytes.
 template <class ExecutionSpace>
 bool holds_in_scratch(std::size_t bytes) {
-  return is_gpu_v<ExecutionSpace> && bytes > 16384 && bytes <= 32768;
+  return is_gpu_v<ExecutionSpace> && bytes > 16384 &&
+         bytes <= max_row_scratch_bytes;
 }
 
 // The fewest Packs per lane (a power of two, at most 8) for `lanes` lanes to
