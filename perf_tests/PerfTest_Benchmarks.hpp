@@ -2,9 +2,10 @@
 #define KOKKOSRMSNORM_PERFTEST_BENCHMARKS_HPP
 
 // The implementations timed per shape and dtype: this package's kernel, the
-// Kokkos Kernels composition and the launch floor (an empty TeamPolicy of
-// the same launch shape); on fewer shapes, the fused residual add and the
-// backward pass. Names: <impl>/<dtype>/M:<rows>/N:<n>.
+// Kokkos Kernels composition, the launch floor (an empty TeamPolicy of the
+// same launch shape) and a copy of the shape's bytes; on fewer shapes, the
+// fused residual add and the backward pass. Names:
+// <impl>/<dtype>/M:<rows>/N:<n>.
 
 #include <memory>
 #include <string>
@@ -129,6 +130,20 @@ void register_backward(const Shape& shape, double copy_ceiling_gbps) {
       3);
 }
 
+// x copied into y by deep_copy, as the copy ceiling is measured, but on the
+// shape's own two matrices: the bandwidth a copy of that size reaches, its
+// launch, ramp and drain included, where the ceiling is a 2 GiB copy's.
+template <class T>
+void register_copy(const Shape& shape, double copy_ceiling_gbps) {
+  register_over_buffers<T>(benchmark_name<T>("copy", shape), shape,
+                           copy_ceiling_gbps, [](const Buffers<T>& buffers) {
+                             return [&buffers](int c) {
+                               Kokkos::deep_copy(Space(), buffers.y[c],
+                                                 buffers.x[c]);
+                             };
+                           });
+}
+
 struct EmptyTeamKernel {
   KOKKOS_FUNCTION void operator()(
       const Kokkos::TeamPolicy<Space>::member_type&) const {}
@@ -186,6 +201,7 @@ void register_all(const Shape& shape, double copy_ceiling_gbps) {
   }
 #endif
   register_launch_floor<T>(shape, copy_ceiling_gbps);
+  register_copy<T>(shape, copy_ceiling_gbps);
 }
 
 template <class T>

@@ -49,8 +49,9 @@ COLORS = dict(zip(TABLE_IMPLS, ["tab:blue", "tab:orange", "tab:green", "tab:red"
 # The fused residual add and the backward pass: C++ impl -> (torch counterpart, matrices moved).
 FEATURES = {"add_rms_norm": ("torch_compile_add", 4), "rms_norm_backward": ("torch_backward", 3)}
 FEATURE_IMPLS = [name for impl, (torch_impl, _) in FEATURES.items() for name in (impl, torch_impl)]
-# without_workspace: rms_norm without a Workspace, timed where that changes the kernel.
-NAME_RE = re.compile(r"^(kokkosrmsnorm|without_workspace|kokkos_kernels|launch_floor|"
+# without_workspace: rms_norm without a Workspace, timed where that changes the kernel;
+# copy: deep_copy of the shape's x into y, the bandwidth a copy reaches at that size.
+NAME_RE = re.compile(r"^(kokkosrmsnorm|without_workspace|kokkos_kernels|launch_floor|copy|"
                      + "|".join(FEATURES)
                      + r")/(" + "|".join(DTYPES)
                      + r")/M:(\d+)/N:(\d+)(/.*)?$")
@@ -273,7 +274,7 @@ def build_markdown(rows, shapes, other, meta):
     head = ["dtype", "M", "N"]
     for impl in TABLE_IMPLS:
         head += [f"{impl} µs", f"{impl} % copy"]
-    head.append("launch floor µs")
+    head += ["launch floor µs", "copy of the shape µs", "copy of the shape % copy"]
     out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     any_cached = False
     for dtype, M, N in sorted(shapes, key=shape_key):
@@ -283,7 +284,9 @@ def build_markdown(rows, shapes, other, meta):
         for impl in TABLE_IMPLS:
             r = rows.get((impl, dtype, M, N), {})
             cells += [fmt_us(r.get("us")), fmt_pct(r.get("pct"))]
-        cells.append(fmt_us(rows.get(("launch_floor", dtype, M, N), {}).get("us")))
+        copy = rows.get(("copy", dtype, M, N), {})
+        cells += [fmt_us(rows.get(("launch_floor", dtype, M, N), {}).get("us")),
+                  fmt_us(copy.get("us")), fmt_pct(copy.get("pct"))]
         out.append("| " + " | ".join(cells) + " |")
     if any_cached:
         out += ["", "\\* buffers fit in L2: the C++ timings of these shapes are L2-warm; "
@@ -349,7 +352,7 @@ def plot_bandwidth(rows, path, meta):
 def build_results_json(rows, meta):
     results = []
     for (impl, dtype, M, N), r in rows.items():
-        if impl not in TABLE_IMPLS + FEATURE_IMPLS + ["without_workspace"] or r.get("us") is None:
+        if impl not in TABLE_IMPLS + FEATURE_IMPLS + ["without_workspace", "copy"] or r.get("us") is None:
             continue
         method = r.get("method") or ("kokkos_harness_cached" if r.get("cached") else "kokkos_harness")
         results.append({"impl": impl, "dtype": dtype, "M": M, "N": N,
