@@ -19,7 +19,11 @@ What is timed, and how:
     20 replays per sample timed with CUDA events, median over 20 samples
     (method "graph": PyTorch's best case, L2-warm and without Python/launch overhead).
     Larger shapes use triton.testing.do_bench (flushes L2 between calls), median
-    (method "do_bench").
+    (method "do_bench"). do_bench stops its clock when the kernel ends, and the output
+    left dirty in L2 is written back during the next flush, untimed; so torch.compile is
+    also timed as the C++ harness times its calls (impl torch_compile_rotating, method
+    "rotating"): back to back over rotating copies of x moving >= 1 GiB a sweep, each
+    sweep a CUDA graph, median of 10 sweeps.
   * A PyTorch copy ceiling (dst.copy_(src) of 2 GiB, bytes = 2 * 2 GiB, do_bench
     median) is printed for reference only.
   * Fused residual add and backward, on the shapes the harness timed them:
@@ -45,6 +49,8 @@ DTYPES = ["float32", "bfloat16", "float16", "float64"]
 ITEMSIZE = {"float32": 4, "bfloat16": 2, "float16": 2, "float64": 8}
 CPP_IMPLS = ["kokkosrmsnorm", "kokkos_kernels"]
 TABLE_IMPLS = CPP_IMPLS + ["torch_eager", "torch_compile"]
+# torch.compile on the large shapes, timed as the C++ harness times its calls.
+ROTATING = "torch_compile_rotating"
 COLORS = dict(zip(TABLE_IMPLS, ["tab:blue", "tab:orange", "tab:green", "tab:red"]))
 # The fused residual add and the backward pass: C++ impl -> (torch counterpart, matrices moved).
 FEATURES = {"add_rms_norm": ("torch_compile_add", 4), "rms_norm_backward": ("torch_backward", 3)}
@@ -58,6 +64,7 @@ NAME_RE = re.compile(r"^(kokkosrmsnorm|without_workspace|kokkos_kernels|launch_f
 TIME_UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 SMALL_BYTES = 64 * 2**20       # 2*M*N*itemsize below this: L2-resident, graph replay
 GRAPH_CALLS, GRAPH_REPLAYS, GRAPH_SAMPLES = 64, 20, 20
+SWEEP_BYTES, ROTATING_SAMPLES = 2**30, 10  # as the C++ harness's rotation
 LARGE_ELEMS = 2**22            # plot only shapes with M*N >= this
 
 
@@ -101,32 +108,46 @@ def parse_bench_json(path):
 
 
 # ----------------------------------------------------------------------------- torch
-def time_graph(fn):
-    """Median per-call µs of fn captured GRAPH_CALLS times into one CUDA graph and replayed
-    (L2-warm, launch overhead amortized as in an application capturing its whole step)."""
+def time_graph(calls, replays=GRAPH_REPLAYS, samples=GRAPH_SAMPLES):
+    """Median per-call µs of the callables `calls` captured in order into one CUDA graph
+    and replayed `replays` times per sample (launch overhead amortized as in an
+    application capturing its whole step)."""
     import torch
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
         for _ in range(3):
-            fn()
+            calls[0]()
     torch.cuda.current_stream().wait_stream(side)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        out = [fn() for _ in range(GRAPH_CALLS)]  # kept alive while the graph exists
-    for _ in range(10):
+        out = [call() for call in calls]  # kept alive while the graph exists
+    for _ in range(3):
         graph.replay()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    samples = []
-    for _ in range(GRAPH_SAMPLES):
+    times = []
+    for _ in range(samples):
         start.record()
-        for _ in range(GRAPH_REPLAYS):
+        for _ in range(replays):
             graph.replay()
         end.record()
         end.synchronize()
-        samples.append(start.elapsed_time(end) * 1e3 / (GRAPH_REPLAYS * GRAPH_CALLS))
+        times.append(start.elapsed_time(end) * 1e3 / (replays * len(calls)))
     del graph, out
-    return statistics.median(samples)
+    return statistics.median(times)
+
+
+def time_rotating(fn, x, w, nbytes):
+    """Median per-call µs of fn(x_c, w) timed as the C++ harness times its calls: back to
+    back over enough copies x_c of x that a sweep moves at least 1 GiB (4 to 256 copies),
+    so that every call reads from memory and its writes are evicted by the next calls,
+    within the timed sweep; here one sweep is a CUDA graph, replayed (no launch gaps)."""
+    copies = min(256, max(4, -(-SWEEP_BYTES // nbytes)))
+    xs = [x.clone() for _ in range(copies)]
+    ms = time_graph([functools.partial(fn, x_c, w) for x_c in xs], replays=1,
+                    samples=ROTATING_SAMPLES)
+    del xs
+    return ms
 
 
 def time_do_bench(fn):
@@ -172,7 +193,7 @@ def check_and_time(fn, x, w, ref, small):
     err = ((y.double() - ref).norm() / ref.norm()).item()
     del y
     call = functools.partial(fn, x, w)
-    return err, (time_graph(call) if small else time_do_bench(call))
+    return err, (time_graph([call] * GRAPH_CALLS) if small else time_do_bench(call))
 
 
 def time_torch_shapes(shapes, eps):
@@ -203,6 +224,11 @@ def time_torch_shapes(shapes, eps):
             gbps = shape_bytes(dtype, M, N) / (us * 1e-6) / 1e9
             results[(impl, dtype, M, N)] = {"us": us, "gbps": gbps, "method": method}
             line.append(f"{impl} {us:.1f} us")
+            if impl == "torch_compile" and not small:
+                us = time_rotating(fn, x, w, shape_bytes(dtype, M, N))
+                gbps = shape_bytes(dtype, M, N) / (us * 1e-6) / 1e9
+                results[(ROTATING, dtype, M, N)] = {"us": us, "gbps": gbps, "method": "rotating"}
+                line.append(f"{ROTATING} {us:.1f} us")
         log(f"[{i}/{len(shapes)}] {dtype} M={M} N={N} ({method}): " + ", ".join(line))
         del x, w, ref
         torch.cuda.empty_cache()
@@ -274,7 +300,8 @@ def build_markdown(rows, shapes, other, meta):
     head = ["dtype", "M", "N"]
     for impl in TABLE_IMPLS:
         head += [f"{impl} µs", f"{impl} % copy"]
-    head += ["launch floor µs", "copy of the shape µs", "copy of the shape % copy"]
+    head += [f"{ROTATING} µs", f"{ROTATING} % copy",
+             "launch floor µs", "copy of the shape µs", "copy of the shape % copy"]
     out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     any_cached = False
     for dtype, M, N in sorted(shapes, key=shape_key):
@@ -284,8 +311,9 @@ def build_markdown(rows, shapes, other, meta):
         for impl in TABLE_IMPLS:
             r = rows.get((impl, dtype, M, N), {})
             cells += [fmt_us(r.get("us")), fmt_pct(r.get("pct"))]
-        copy = rows.get(("copy", dtype, M, N), {})
-        cells += [fmt_us(rows.get(("launch_floor", dtype, M, N), {}).get("us")),
+        rotating, copy = rows.get((ROTATING, dtype, M, N), {}), rows.get(("copy", dtype, M, N), {})
+        cells += [fmt_us(rotating.get("us")), fmt_pct(rotating.get("pct")),
+                  fmt_us(rows.get(("launch_floor", dtype, M, N), {}).get("us")),
                   fmt_us(copy.get("us")), fmt_pct(copy.get("pct"))]
         out.append("| " + " | ".join(cells) + " |")
     if any_cached:
@@ -352,7 +380,8 @@ def plot_bandwidth(rows, path, meta):
 def build_results_json(rows, meta):
     results = []
     for (impl, dtype, M, N), r in rows.items():
-        if impl not in TABLE_IMPLS + FEATURE_IMPLS + ["without_workspace", "copy"] or r.get("us") is None:
+        if (impl not in TABLE_IMPLS + FEATURE_IMPLS + ["without_workspace", "copy", ROTATING]
+                or r.get("us") is None):
             continue
         method = r.get("method") or ("kokkos_harness_cached" if r.get("cached") else "kokkos_harness")
         results.append({"impl": impl, "dtype": dtype, "M": M, "N": N,
