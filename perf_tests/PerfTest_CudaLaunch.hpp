@@ -34,32 +34,35 @@ inline void register_cuda_empty_kernel(double copy_ceiling_gbps) {
       }));
 }
 
-// The call make_call() returns, call(space), made 64 times into one CUDA
-// graph on the instance's stream, the graph replayed back to back: a call's
-// cost once launch overhead is amortized, as in an application that
-// captures its whole step.
+// The call make_call() returns, call(space, c), made for c = 0 ..
+// calls_per_graph - 1 into one CUDA graph on the instance's stream (after
+// one warm-up call, in which a workspace grows), the graph replayed back to
+// back, `launches` times per timed iteration: a call's cost once launch
+// overhead is amortized, as in an application that captures its whole step.
 template <class MakeCall>
 void register_graph_replay(const std::string& name, std::size_t bytes,
-                           double copy_ceiling_gbps, MakeCall make_call) {
+                           double copy_ceiling_gbps, int calls_per_graph,
+                           int launches, bool cached, MakeCall make_call) {
   configure(
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-        constexpr int calls_per_graph = 64;
         const auto call = make_call();
         // Capture needs a stream of its own, not the legacy default stream.
         cudaStream_t stream;
         check(cudaStreamCreate(&stream), "cudaStreamCreate");
         const Kokkos::Cuda space(stream);
+        call(space, 0);
+        space.fence();
         cudaGraph_t graph;
         cudaGraphExec_t exec;
         check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal),
               "cudaStreamBeginCapture");
         for (int c = 0; c < calls_per_graph; ++c) {
-          call(space);
+          call(space, c);
         }
         check(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
         check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
         time_calls(
-            state, space, 16, bytes, true, copy_ceiling_gbps,
+            state, space, launches, bytes, cached, copy_ceiling_gbps,
             [&](int) { check(cudaGraphLaunch(exec, stream), "launch"); },
             calls_per_graph);
         cudaGraphExecDestroy(exec);
@@ -70,34 +73,74 @@ void register_graph_replay(const std::string& name, std::size_t bytes,
 
 // rms_norm under graph replay, and the floors it is judged against: the
 // empty raw kernel and an empty kernel of rms_norm's TeamPolicy.
+// 64 calls a graph, 16 graphs an iteration, on L2-resident buffers.
+template <class MakeCall>
+void register_tiny_graph_replay(const std::string& name, std::size_t bytes,
+                                double copy_ceiling_gbps, MakeCall make_call) {
+  register_graph_replay(name, bytes, copy_ceiling_gbps, 64, 16, true,
+                        make_call);
+}
+
 template <class T>
 void register_graph_replays(const Shape& shape, double copy_ceiling_gbps) {
-  register_graph_replay(
+  register_tiny_graph_replay(
       benchmark_name<T>("graph_replay/kokkosrmsnorm", shape),
       bytes_per_call<T>(shape), copy_ceiling_gbps, [shape] {
         return [buffers = std::make_shared<Buffers<T>>(shape, 1)](
-                   const Kokkos::Cuda& space) {
+                   const Kokkos::Cuda& space, int) {
           rms_norm(space, buffers->x[0], buffers->weight, buffers->y[0], eps);
         };
       });
-  register_graph_replay(benchmark_name<T>("graph_replay/launch_floor", shape),
-                        0, copy_ceiling_gbps, [shape] {
-                          return [shape](const Kokkos::Cuda& space) {
-                            Kokkos::parallel_for(
-                                "KokkosRMSNorm::launch_floor",
-                                launch_floor_policy<T>(space, shape),
-                                EmptyTeamKernel{});
-                          };
-                        });
+  register_tiny_graph_replay(
+      benchmark_name<T>("graph_replay/launch_floor", shape), 0,
+      copy_ceiling_gbps, [shape] {
+        return [shape](const Kokkos::Cuda& space, int) {
+          Kokkos::parallel_for("KokkosRMSNorm::launch_floor",
+                               launch_floor_policy<T>(space, shape),
+                               EmptyTeamKernel{});
+        };
+      });
 }
 
 inline void register_graph_replay_empty_kernel(double copy_ceiling_gbps) {
-  register_graph_replay("graph_replay/cuda_empty_kernel", 0, copy_ceiling_gbps,
-                        [] {
-                          return [](const Kokkos::Cuda& space) {
-                            empty_kernel<<<1, 32, 0, space.cuda_stream()>>>();
-                          };
-                        });
+  register_tiny_graph_replay(
+      "graph_replay/cuda_empty_kernel", 0, copy_ceiling_gbps, [] {
+        return [](const Kokkos::Cuda& space, int) {
+          empty_kernel<<<1, 32, 0, space.cuda_stream()>>>();
+        };
+      });
+}
+
+// rms_norm (with a workspace) and the copy of the shape, one sweep over the
+// rotating buffers a graph: timed as the harness times calls, without the
+// gaps between launches, as compare_torch.py times torch.compile.
+template <class T>
+void register_rotating_graph_replays(const Shape& shape,
+                                     double copy_ceiling_gbps) {
+  const std::size_t bytes = bytes_per_call<T>(shape);
+  const Rotation rotation = rotation_for(bytes);
+  const auto register_one = [&](const std::string& impl, auto call) {
+    register_graph_replay(
+        benchmark_name<T>("graph_rotating/" + impl, shape), bytes,
+        copy_ceiling_gbps, rotation.copies, 1, rotation.cached, [=] {
+          return [call, buffers = std::make_shared<Buffers<T>>(
+                            shape, rotation.copies)](const Kokkos::Cuda& space,
+                                                     int c) {
+            call(space, *buffers, c);
+          };
+        });
+  };
+  register_one(
+      "kokkosrmsnorm",
+      [workspace = std::make_shared<Workspace<Kokkos::Cuda>>()](
+          const Kokkos::Cuda& space, const Buffers<T>& buffers, int c) {
+        rms_norm(space, buffers.x[c], buffers.weight, buffers.y[c], eps,
+                 *workspace);
+      });
+  register_one("copy",
+               [](const Kokkos::Cuda& space, const Buffers<T>& buffers, int c) {
+                 Kokkos::deep_copy(space, buffers.y[c], buffers.x[c]);
+               });
 }
 
 }  // namespace KokkosRMSNorm::PerfTest

@@ -87,6 +87,13 @@ int main(int argc, char** argv) {
     for (const Shape& shape : {Shape{64, 256}, Shape{1, 4096}}) {
       P::register_graph_replays<float>(shape, ceiling);
     }
+    for (const Shape& shape : smoke ? smoke_shapes : full_shapes) {
+      P::register_rotating_graph_replays<float>(shape, ceiling);
+#ifdef KOKKOSRMSNORM_HAS_BHALF_T
+      P::register_rotating_graph_replays<Kokkos::Experimental::bhalf_t>(
+          shape, ceiling);
+#endif
+    }
 #endif
   }
   benchmark::RunSpecifiedBenchmarks();

@@ -19,11 +19,13 @@ What is timed, and how:
     20 replays per sample timed with CUDA events, median over 20 samples
     (method "graph": PyTorch's best case, L2-warm and without Python/launch overhead).
     Larger shapes use triton.testing.do_bench (flushes L2 between calls), median
-    (method "do_bench"). do_bench stops its clock when the kernel ends, and the output
-    left dirty in L2 is written back during the next flush, untimed; so torch.compile is
-    also timed as the C++ harness times its calls (impl torch_compile_rotating, method
-    "rotating"): back to back over rotating copies of x moving >= 1 GiB a sweep, each
-    sweep a CUDA graph, median of 10 sweeps.
+    (method "do_bench"). do_bench times a call alone, Python's dispatch included for
+    short kernels, and stops its clock when the kernel ends (the output left dirty in L2
+    is written back during the next flush, untimed). So the large shapes are also timed
+    alike for torch.compile and for the C++ harness's kokkosrmsnorm and copy (impls
+    *_rotating_graph, method "rotating_graph"): back to back over rotating copies of x
+    moving >= 1 GiB a sweep, one sweep captured as a CUDA graph and replayed (no launch
+    gaps); median of 10 sweeps here, of the harness's repetitions there.
   * A PyTorch copy ceiling (dst.copy_(src) of 2 GiB, bytes = 2 * 2 GiB, do_bench
     median) is printed for reference only.
   * Fused residual add and backward, on the shapes the harness timed them:
@@ -49,8 +51,9 @@ DTYPES = ["float32", "bfloat16", "float16", "float64"]
 ITEMSIZE = {"float32": 4, "bfloat16": 2, "float16": 2, "float64": 8}
 CPP_IMPLS = ["kokkosrmsnorm", "kokkos_kernels"]
 TABLE_IMPLS = CPP_IMPLS + ["torch_eager", "torch_compile"]
-# torch.compile on the large shapes, timed as the C++ harness times its calls.
-ROTATING = "torch_compile_rotating"
+# Timed alike on the large shapes: one sweep over rotating buffers a CUDA graph.
+ROTATING_GRAPH_IMPLS = ["kokkosrmsnorm_rotating_graph", "copy_rotating_graph",
+                        "torch_compile_rotating_graph"]
 COLORS = dict(zip(TABLE_IMPLS, ["tab:blue", "tab:orange", "tab:green", "tab:red"]))
 # The fused residual add and the backward pass: C++ impl -> (torch counterpart, matrices moved).
 FEATURES = {"add_rms_norm": ("torch_compile_add", 4), "rms_norm_backward": ("torch_backward", 3)}
@@ -61,6 +64,9 @@ NAME_RE = re.compile(r"^(kokkosrmsnorm|without_workspace|kokkos_kernels|launch_f
                      + "|".join(FEATURES)
                      + r")/(" + "|".join(DTYPES)
                      + r")/M:(\d+)/N:(\d+)(/.*)?$")
+# The C++ graph_rotating/<impl>/... benchmarks, read as <impl>_rotating_graph.
+ROTATING_GRAPH_RE = re.compile(r"^graph_rotating/(kokkosrmsnorm|copy)/(" + "|".join(DTYPES)
+                               + r")/M:(\d+)/N:(\d+)(/.*)?$")
 TIME_UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 SMALL_BYTES = 64 * 2**20       # 2*M*N*itemsize below this: L2-resident, graph replay
 GRAPH_CALLS, GRAPH_REPLAYS, GRAPH_SAMPLES = 64, 20, 20
@@ -95,10 +101,14 @@ def parse_bench_json(path):
         if us is None and "real_time" in b:
             us = b["real_time"] * TIME_UNIT_US.get(b.get("time_unit", "ns"), 1e-3)
         m = NAME_RE.match(name)
-        if not m:
+        rotating = ROTATING_GRAPH_RE.match(name)
+        if not (m or rotating):
             other.append((name, us))
             continue
+        m = m or rotating
         impl, dtype, M, N = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
+        if rotating:
+            impl += "_rotating_graph"
         gbps = b.get("gbps")
         if gbps is None and us:
             gbps = shape_bytes(dtype, M, N, FEATURES.get(impl, (None, 2))[1]) / (us * 1e-6) / 1e9
@@ -227,8 +237,9 @@ def time_torch_shapes(shapes, eps):
             if impl == "torch_compile" and not small:
                 us = time_rotating(fn, x, w, shape_bytes(dtype, M, N))
                 gbps = shape_bytes(dtype, M, N) / (us * 1e-6) / 1e9
-                results[(ROTATING, dtype, M, N)] = {"us": us, "gbps": gbps, "method": "rotating"}
-                line.append(f"{ROTATING} {us:.1f} us")
+                results[("torch_compile_rotating_graph", dtype, M, N)] = {
+                    "us": us, "gbps": gbps, "method": "rotating_graph"}
+                line.append(f"rotating graph {us:.1f} us")
         log(f"[{i}/{len(shapes)}] {dtype} M={M} N={N} ({method}): " + ", ".join(line))
         del x, w, ref
         torch.cuda.empty_cache()
@@ -300,8 +311,7 @@ def build_markdown(rows, shapes, other, meta):
     head = ["dtype", "M", "N"]
     for impl in TABLE_IMPLS:
         head += [f"{impl} µs", f"{impl} % copy"]
-    head += [f"{ROTATING} µs", f"{ROTATING} % copy",
-             "launch floor µs", "copy of the shape µs", "copy of the shape % copy"]
+    head += ["launch floor µs", "copy of the shape µs", "copy of the shape % copy"]
     out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     any_cached = False
     for dtype, M, N in sorted(shapes, key=shape_key):
@@ -311,15 +321,27 @@ def build_markdown(rows, shapes, other, meta):
         for impl in TABLE_IMPLS:
             r = rows.get((impl, dtype, M, N), {})
             cells += [fmt_us(r.get("us")), fmt_pct(r.get("pct"))]
-        rotating, copy = rows.get((ROTATING, dtype, M, N), {}), rows.get(("copy", dtype, M, N), {})
-        cells += [fmt_us(rotating.get("us")), fmt_pct(rotating.get("pct")),
-                  fmt_us(rows.get(("launch_floor", dtype, M, N), {}).get("us")),
+        copy = rows.get(("copy", dtype, M, N), {})
+        cells += [fmt_us(rows.get(("launch_floor", dtype, M, N), {}).get("us")),
                   fmt_us(copy.get("us")), fmt_pct(copy.get("pct"))]
         out.append("| " + " | ".join(cells) + " |")
     if any_cached:
         out += ["", "\\* buffers fit in L2: the C++ timings of these shapes are L2-warm; "
                 "torch shapes with 2·M·N·itemsize < 64 MiB are timed by CUDA-graph replay "
                 "(also L2-warm), larger ones by do_bench with L2 flushed."]
+    rotating_shapes = sorted({(d, M, N) for (i, d, M, N) in rows if i in ROTATING_GRAPH_IMPLS},
+                             key=shape_key)
+    if rotating_shapes:
+        head = ["dtype", "M", "N"] + [f"{impl} {unit}" for impl in ROTATING_GRAPH_IMPLS
+                                      for unit in ("µs", "% copy")]
+        out += ["", "Timed alike (one sweep over the rotating buffers captured as a CUDA graph, "
+                "replayed):", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for dtype, M, N in rotating_shapes:
+            cells = [dtype, str(M), str(N)]
+            for impl in ROTATING_GRAPH_IMPLS:
+                r = rows.get((impl, dtype, M, N), {})
+                cells += [fmt_us(r.get("us")), fmt_pct(r.get("pct"))]
+            out.append("| " + " | ".join(cells) + " |")
     feature_shapes = sorted({(d, M, N) for (i, d, M, N) in rows if i in FEATURES}, key=shape_key)
     if feature_shapes:
         head = ["dtype", "M", "N"] + [f"{impl} {unit}" for impl in FEATURE_IMPLS
@@ -380,8 +402,8 @@ def plot_bandwidth(rows, path, meta):
 def build_results_json(rows, meta):
     results = []
     for (impl, dtype, M, N), r in rows.items():
-        if (impl not in TABLE_IMPLS + FEATURE_IMPLS + ["without_workspace", "copy", ROTATING]
-                or r.get("us") is None):
+        if (impl not in TABLE_IMPLS + FEATURE_IMPLS + ROTATING_GRAPH_IMPLS
+                + ["without_workspace", "copy"] or r.get("us") is None):
             continue
         method = r.get("method") or ("kokkos_harness_cached" if r.get("cached") else "kokkos_harness")
         results.append({"impl": impl, "dtype": dtype, "M": M, "N": N,
