@@ -119,28 +119,30 @@ void register_rotating_graph_replays(const Shape& shape,
                                      double copy_ceiling_gbps) {
   const std::size_t bytes = bytes_per_call<T>(shape);
   const Rotation rotation = rotation_for(bytes);
+  // call(space, buffers, workspace, c) makes call c of a sweep; the buffers
+  // and the workspace live while the benchmark runs.
   const auto register_one = [&](const std::string& impl, auto call) {
     register_graph_replay(
         benchmark_name<T>("graph_rotating/" + impl, shape), bytes,
         copy_ceiling_gbps, rotation.copies, 1, rotation.cached, [=] {
-          return [call, buffers = std::make_shared<Buffers<T>>(
-                            shape, rotation.copies)](const Kokkos::Cuda& space,
-                                                     int c) {
-            call(space, *buffers, c);
-          };
+          return
+              [call,
+               buffers = std::make_shared<Buffers<T>>(shape, rotation.copies),
+               workspace = std::make_shared<Workspace<Kokkos::Cuda>>()](
+                  const Kokkos::Cuda& space, int c) {
+                call(space, *buffers, *workspace, c);
+              };
         });
   };
-  register_one(
-      "kokkosrmsnorm",
-      [workspace = std::make_shared<Workspace<Kokkos::Cuda>>()](
-          const Kokkos::Cuda& space, const Buffers<T>& buffers, int c) {
-        rms_norm(space, buffers.x[c], buffers.weight, buffers.y[c], eps,
-                 *workspace);
-      });
-  register_one("copy",
-               [](const Kokkos::Cuda& space, const Buffers<T>& buffers, int c) {
-                 Kokkos::deep_copy(space, buffers.y[c], buffers.x[c]);
-               });
+  register_one("kokkosrmsnorm", [](const Kokkos::Cuda& space,
+                                   const Buffers<T>& buffers,
+                                   Workspace<Kokkos::Cuda>& workspace, int c) {
+    rms_norm(space, buffers.x[c], buffers.weight, buffers.y[c], eps, workspace);
+  });
+  register_one("copy", [](const Kokkos::Cuda& space, const Buffers<T>& buffers,
+                          Workspace<Kokkos::Cuda>&, int c) {
+    Kokkos::deep_copy(space, buffers.y[c], buffers.x[c]);
+  });
 }
 
 }  // namespace KokkosRMSNorm::PerfTest
