@@ -71,8 +71,6 @@ void register_graph_replay(const std::string& name, std::size_t bytes,
       }));
 }
 
-// rms_norm under graph replay, and the floors it is judged against: the
-// empty raw kernel and an empty kernel of rms_norm's TeamPolicy.
 // 64 calls a graph, 16 graphs an iteration, on L2-resident buffers.
 template <class MakeCall>
 void register_tiny_graph_replay(const std::string& name, std::size_t bytes,
@@ -81,6 +79,8 @@ void register_tiny_graph_replay(const std::string& name, std::size_t bytes,
                         make_call);
 }
 
+// rms_norm under graph replay, and the floors it is judged against: the
+// empty raw kernel and an empty kernel of rms_norm's TeamPolicy.
 template <class T>
 void register_graph_replays(const Shape& shape, double copy_ceiling_gbps) {
   register_tiny_graph_replay(

@@ -132,7 +132,7 @@ def time_graph(calls, replays=GRAPH_REPLAYS, samples=GRAPH_SAMPLES):
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         out = [call() for call in calls]  # kept alive while the graph exists
-    for _ in range(3):
+    for _ in range(10):
         graph.replay()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     times = []
@@ -154,10 +154,10 @@ def time_rotating(fn, x, w, nbytes):
     within the timed sweep; here one sweep is a CUDA graph, replayed (no launch gaps)."""
     copies = min(256, max(4, -(-SWEEP_BYTES // nbytes)))
     xs = [x.clone() for _ in range(copies)]
-    ms = time_graph([functools.partial(fn, x_c, w) for x_c in xs], replays=1,
+    us = time_graph([functools.partial(fn, x_c, w) for x_c in xs], replays=1,
                     samples=ROTATING_SAMPLES)
     del xs
-    return ms
+    return us
 
 
 def time_do_bench(fn):
