@@ -302,6 +302,23 @@ def shape_key(shape):
     return (DTYPES.index(dtype), N, M)
 
 
+def impl_table(rows, impls, title):
+    """Markdown lines of a table of µs and % copy of `impls` on the shapes any of them has,
+    under `title`; none if no shape has them."""
+    shapes = sorted({(d, M, N) for (i, d, M, N) in rows if i in impls}, key=shape_key)
+    if not shapes:
+        return []
+    head = ["dtype", "M", "N"] + [f"{impl} {unit}" for impl in impls for unit in ("µs", "% copy")]
+    out = ["", title, "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for dtype, M, N in shapes:
+        cells = [dtype, str(M), str(N)]
+        for impl in impls:
+            r = rows.get((impl, dtype, M, N), {})
+            cells += [fmt_us(r.get("us")), fmt_pct(r.get("pct"))]
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
 def build_markdown(rows, shapes, other, meta):
     """rows: {(impl, dtype, M, N): {"us", "pct", "cached"?}} for all impls incl. launch_floor."""
     torch_copy = meta["torch_copy_gbps"]
@@ -329,31 +346,10 @@ def build_markdown(rows, shapes, other, meta):
         out += ["", "\\* buffers fit in L2: the C++ timings of these shapes are L2-warm; "
                 "torch shapes with 2·M·N·itemsize < 64 MiB are timed by CUDA-graph replay "
                 "(also L2-warm), larger ones by do_bench with L2 flushed."]
-    rotating_shapes = sorted({(d, M, N) for (i, d, M, N) in rows if i in ROTATING_GRAPH_IMPLS},
-                             key=shape_key)
-    if rotating_shapes:
-        head = ["dtype", "M", "N"] + [f"{impl} {unit}" for impl in ROTATING_GRAPH_IMPLS
-                                      for unit in ("µs", "% copy")]
-        out += ["", "Timed alike (one sweep over the rotating buffers captured as a CUDA graph, "
-                "replayed):", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for dtype, M, N in rotating_shapes:
-            cells = [dtype, str(M), str(N)]
-            for impl in ROTATING_GRAPH_IMPLS:
-                r = rows.get((impl, dtype, M, N), {})
-                cells += [fmt_us(r.get("us")), fmt_pct(r.get("pct"))]
-            out.append("| " + " | ".join(cells) + " |")
-    feature_shapes = sorted({(d, M, N) for (i, d, M, N) in rows if i in FEATURES}, key=shape_key)
-    if feature_shapes:
-        head = ["dtype", "M", "N"] + [f"{impl} {unit}" for impl in FEATURE_IMPLS
-                                      for unit in ("µs", "% copy")]
-        out += ["", "Fused residual add (4 matrices moved) and backward (3 matrices):", "",
-                "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for dtype, M, N in feature_shapes:
-            cells = [dtype, str(M), str(N)]
-            for impl in FEATURE_IMPLS:
-                r = rows.get((impl, dtype, M, N), {})
-                cells += [fmt_us(r.get("us")), fmt_pct(r.get("pct"))]
-            out.append("| " + " | ".join(cells) + " |")
+    out += impl_table(rows, ROTATING_GRAPH_IMPLS, "Timed alike (one sweep over the rotating "
+                      "buffers captured as a CUDA graph, replayed):")
+    out += impl_table(rows, FEATURE_IMPLS,
+                      "Fused residual add (4 matrices moved) and backward (3 matrices):")
     if other:
         out += ["", "Other measurements:", "", "| name | µs |", "|---|---|"]
         out += [f"| {name} | {fmt_us(us)} |" for name, us in other]
