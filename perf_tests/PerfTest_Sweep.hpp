@@ -16,14 +16,16 @@ namespace KokkosRMSNorm::PerfTest {
 inline std::string describe(const Impl::LaunchShape& launch) {
   return "rows:" + std::to_string(launch.rows_per_team) +
          "/teams_per_row:" + std::to_string(launch.teams_per_row) +
+         "/rows_per_thread:" + std::to_string(launch.rows_per_thread) +
          "/team:" + std::to_string(launch.team_size) + "x" +
          std::to_string(launch.vector_length) +
          "/packs_per_lane:" + std::to_string(launch.packs_per_lane);
 }
 
 // GPU candidates: 8, 16 or 32 vector lanes per row with 4 to 16 rows a
-// team, or a team of 64 to 1024 threads per row, each with as few Packs a
-// lane as cover the row (at most 8, and 8 only up to 512 threads); and
+// team, each thread holding 1, 2 or 4 rows at once (at most four Packs a
+// lane in all), or a team of 64 to 1024 threads per row, each with as few
+// Packs a lane as cover the row (at most 8, and 8 only up to 512 threads); and
 // where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
 // thread, or 128 to 512 holding 8, in as many teams as cover the row (at
 // most max_teams_per_row).
@@ -36,9 +38,12 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
     if (std::size_t(per_lane) * vector < packs) {
       continue;  // a row per vector needs more Packs a lane than 8
     }
-    for (int per_team : {4, 8, 16}) {
-      out.push_back({Impl::ceil_div(rows, per_team), per_team, vector, per_team,
-                     per_lane});
+    for (int per_thread = 1; per_thread * per_lane <= 4 && per_thread <= 4;
+         per_thread *= 2) {
+      for (int per_team : {4, 8, 16}) {
+        out.push_back({Impl::ceil_div(rows, per_team), per_team / per_thread,
+                       vector, per_team, per_lane, 1, per_thread});
+      }
     }
   }
   for (int threads = 64; threads <= 1024; threads *= 2) {

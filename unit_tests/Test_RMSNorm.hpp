@@ -111,8 +111,10 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
   // The kernel under launch shapes the chooser may not pick on this
   // backend, element by element (Packs of one): lanes that are a team's
   // threads or a thread's vector lanes, 1 to 8 values a lane, rows that
-  // fill the lanes exactly, leave a lane idle, or take several sweeps; and
-  // where the backend splits rows, rows split across 2 or 3 teams.
+  // fill the lanes exactly, leave a lane idle, or take several sweeps;
+  // vector lanes holding 2 or 4 rows at once, the last of them past the
+  // end for some teams (13 rows); and where the backend splits rows, rows
+  // split across 2 or 3 teams.
   using Space = typename TypeParam::execution_space;
   const int threads = Impl::is_gpu_v<Space> ? 64 : 1;  // a host team is 1
   const int vector = Impl::is_gpu_v<Space> ? 32 : 1;
@@ -122,6 +124,11 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
     shapes.push_back({rows, threads, 1, 1, per_lane});
     shapes.push_back({Impl::ceil_div(rows, 4), Impl::is_gpu_v<Space> ? 4 : 1,
                       vector, 4, per_lane});
+    for (int per_thread = 2; per_thread * per_lane <= 4; per_thread *= 2) {
+      shapes.push_back({Impl::ceil_div(rows, 4),
+                        Impl::is_gpu_v<Space> ? 4 / per_thread : 1, vector, 4,
+                        per_lane, 1, per_thread});
+    }
     for (int teams = 2; teams <= 3 && per_lane >= 4 &&
                         teams <= Impl::max_teams_per_row(Space());
          ++teams) {
@@ -155,6 +162,7 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
           "N=" + std::to_string(n) +
               " rows_per_team=" + std::to_string(shape.rows_per_team) +
               " packs_per_lane=" + std::to_string(shape.packs_per_lane) +
+              " rows_per_thread=" + std::to_string(shape.rows_per_thread) +
               " teams_per_row=" + std::to_string(shape.teams_per_row));
     }
   }

@@ -100,7 +100,7 @@ struct BackwardKernel {
     for (int w = 0; w < width; ++w) {
       g[w] = static_cast<accumulation_type>(d.lane[w]);
     }
-    weight.scale(weight.load(j), g);
+    weight.scale(weight.template convert<accumulation_type>(weight.load(j)), g);
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {

@@ -14,6 +14,7 @@
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 #include "KokkosRMSNorm_RowSplit.hpp"
+#include "KokkosRMSNorm_RowSums.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
 
 namespace KokkosRMSNorm::Impl {
@@ -94,7 +95,7 @@ struct RowMath {
   }
 
   // Stores Pack j of y from h, rstd and `factors`, the weight's Pack j as
-  // weight.load returned it.
+  // weight.convert returned it.
   template <class Factors>
   KOKKOS_INLINE_FUNCTION void store_scaled(std::size_t row, int j,
                                            const pack& h,
@@ -138,18 +139,20 @@ auto make_row_math(const XRows& x, const ResidualRows& residual,
 }
 
 // Normalizes rows with "lanes": the threads of a team sharing one row
-// (TeamPerRow), or the vector lanes of a team thread, each thread owning a
-// row. Each lane holds PacksPerLane Packs, loaded before any is used so that
-// they are all in flight at once: in registers, or InScratch, in the team's
-// scratch, copied there without passing through registers where the backend
-// allows it (see copy_to_scratch). A Resident row, which the lanes cover in
-// one sweep, stays held between the sum of squares and the scaling, so x is
-// read from memory once; a longer row is swept twice. Each lane takes
-// exactly one index of its range (the range's extent is the lane count), so
-// `held` and each scratch slot are written and read by the same lane, and
-// so is each element of sum: no barrier is needed between them.
-template <int PacksPerLane, bool TeamPerRow, bool Resident, bool InScratch,
-          class ExecutionSpace, class Math>
+// (TeamPerRow), or the vector lanes of a team thread, each thread owning
+// RowsPerLane rows at once. Each lane holds PacksPerLane Packs of each of
+// its rows, the same columns in each (so one load of a weight Pack serves
+// them all), loaded before any is used so that they are all in flight at
+// once: in registers, or InScratch, in the team's scratch, copied there
+// without passing through registers where the backend allows it (see
+// copy_to_scratch). A Resident row, which the lanes cover in one sweep,
+// stays held between the sum of squares and the scaling, so x is read from
+// memory once; a longer row is swept twice. Each lane takes exactly one
+// index of its range (the range's extent is the lane count), so `held` and
+// each scratch slot are written and read by the same lane, and so is each
+// element of sum: no barrier is needed between them.
+template <int PacksPerLane, int RowsPerLane, bool TeamPerRow, bool Resident,
+          bool InScratch, class ExecutionSpace, class Math>
 struct RMSNormKernel : Math {
   using typename Math::accumulation_type;
   using typename Math::pack;
@@ -190,6 +193,8 @@ struct RMSNormKernel : Math {
       Kokkos::LaunchBounds<max_threads, 65536 / (max_threads * registers)>;
   static_assert(Resident || !InScratch,
                 "rows swept twice are held in registers");
+  static_assert(RowsPerLane == 1 || (!TeamPerRow && Resident && !InScratch),
+                "only vector lanes hold several rows, in registers");
 
   int rows_per_team;
   int lane_count;  // the team size for TeamPerRow, else the vector length
@@ -215,14 +220,20 @@ struct RMSNormKernel : Math {
     const auto whole_row = [](accumulation_type sum) { return sum; };
     if constexpr (TeamPerRow) {
       normalize(Kokkos::TeamThreadRange(team, lane_count), team.league_rank(),
-                0, packs, whole_row, scratch_slots(team));
+                1, 0, packs, whole_row, scratch_slots(team));
     } else {
+      const std::size_t rows = this->x.extent(0);
       const std::size_t first = std::size_t(team.league_rank()) * rows_per_team;
       Kokkos::parallel_for(
-          Kokkos::TeamThreadRange(team, rows_per_team), [&](int local) {
-            if (first + local < this->x.extent(0)) {
-              normalize(Kokkos::ThreadVectorRange(team, lane_count),
-                        first + local, 0, packs, whole_row, nullptr);
+          Kokkos::TeamThreadRange(team, rows_per_team / RowsPerLane),
+          [&](int thread) {
+            const std::size_t row = first + std::size_t(thread) * RowsPerLane;
+            if (row < rows) {
+              normalize(
+                  Kokkos::ThreadVectorRange(team, lane_count), row,
+                  static_cast<int>(rows - row < RowsPerLane ? rows - row
+                                                            : RowsPerLane),
+                  0, packs, whole_row, nullptr);
             }
           });
     }
@@ -241,30 +252,46 @@ struct RMSNormKernel : Math {
     }
   }
 
-  // Normalizes Packs [begin, end) of the row, whose sum of squares
-  // row_sum(sum over those Packs) gives: all of it, or a chunk of it when
-  // teams split the row. `slots` are the team's scratch_slots.
+  // Calls f(r) for each of the `rows` rows (at most RowsPerLane) a lane
+  // holds at once.
+  template <class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void for_each_row(int rows, F&& f) {
+    for (int r = 0; r < RowsPerLane; ++r) {
+      if (r < rows) {
+        f(r);
+      }
+    }
+  }
+
+  // Normalizes Packs [begin, end) of `rows` rows from `first_row` (several
+  // only for vector lanes), whose sums of squares row_sum(sum over those
+  // Packs) gives: all of it, or a chunk of it when teams split the row.
+  // `slots` are the team's scratch_slots.
   template <class Lanes, class RowSum>
-  KOKKOS_FUNCTION void normalize(const Lanes& lanes, std::size_t row, int begin,
-                                 int end, const RowSum& row_sum,
+  KOKKOS_FUNCTION void normalize(const Lanes& lanes, std::size_t first_row,
+                                 int rows, int begin, int end,
+                                 const RowSum& row_sum,
                                  [[maybe_unused]] pack* slots) const {
     const int sweep = lane_count * PacksPerLane;  // Packs one sweep covers
     const int sweeps_end =
         Resident ? begin + sweep
                  : begin + (end - begin + sweep - 1) / sweep * sweep;
     // Zeroed because g++ cannot see that each read follows a load.
-    HeldPack<pack> held[PacksPerLane] = {};
+    HeldPack<pack> held[RowsPerLane][PacksPerLane] = {};
     HeldPack<weight_pack> held_weight[PacksPerLane] = {};  // if loaded early
-    accumulation_type sum_of_squares = 0;
+    RowSums<accumulation_type, RowsPerLane> sums_of_squares;
     Kokkos::parallel_reduce(
         lanes,
-        [&](int lane, accumulation_type& sum) {
+        [&](int lane, RowSums<accumulation_type, RowsPerLane>& sums) {
           for (int start = begin; start < sweeps_end; start += sweep) {
             for_each_held(lane, start, end, [&](int k, int j) {
               if constexpr (InScratch) {
-                copy_to_scratch(&slots[j - start], &this->x(row, j));
+                copy_to_scratch(&slots[j - start], &this->x(first_row, j));
               } else {
-                held[k] = HeldPack<pack>::hold(this->load(row, j));
+                for_each_row(rows, [&](int r) {
+                  held[r][k] =
+                      HeldPack<pack>::hold(this->load(first_row + r, j));
+                });
               }
               if constexpr (loads_weight_early) {
                 held_weight[k] =
@@ -275,28 +302,39 @@ struct RMSNormKernel : Math {
               wait_for_copies_to_scratch();
             }
             for_each_held(lane, start, end, [&](int k, int j) {
-              Math::add_squares(InScratch ? slots[j - start] : held[k].value(),
-                                sum);
+              for_each_row(rows, [&](int r) {
+                Math::add_squares(
+                    InScratch ? slots[j - start] : held[r][k].value(), sums[r]);
+              });
             });
           }
         },
-        sum_of_squares);
-    const accumulation_type rstd = this->rstd(row_sum(sum_of_squares));
+        sums_of_squares);
+    accumulation_type rstd[RowsPerLane] = {};
+    for_each_row(rows, [&](int r) {
+      rstd[r] = this->rstd(row_sum(sums_of_squares[r]));
+    });
     Kokkos::parallel_for(lanes, [&](int lane) {
       if (lane == 0 && begin == 0) {
-        this->store_rstd(row, rstd);
+        for_each_row(rows,
+                     [&](int r) { this->store_rstd(first_row + r, rstd[r]); });
       }
       for (int start = begin; start < sweeps_end; start += sweep) {
         if constexpr (!Resident) {
           for_each_held(lane, start, end, [&](int k, int j) {
-            held[k] = HeldPack<pack>::hold(this->reload(row, j));
+            held[0][k] = HeldPack<pack>::hold(this->reload(first_row, j));
           });
         }
         for_each_held(lane, start, end, [&](int k, int j) {
-          this->store_scaled(
-              row, j, InScratch ? slots[j - start] : held[k].value(), rstd,
+          const auto factors = this->weight.template convert<accumulation_type>(
               loads_weight_early ? held_weight[k].value()
                                  : this->weight.load(j));
+          for_each_row(rows, [&](int r) {
+            this->store_scaled(
+                first_row + r, j,
+                InScratch ? slots[j - start] : held[r][k].value(), rstd[r],
+                factors);
+          });
         });
       }
     });
@@ -309,8 +347,8 @@ struct RMSNormKernel : Math {
 // its ticket, not its league rank (see RowSplit::take_ticket).
 template <int PacksPerLane, bool Resident, bool InScratch, class ExecutionSpace,
           class Math>
-struct SplitRowKernel : RMSNormKernel<PacksPerLane, true, Resident, InScratch,
-                                      ExecutionSpace, Math> {
+struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
+                                      InScratch, ExecutionSpace, Math> {
   using typename Math::accumulation_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
 
@@ -328,7 +366,7 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, true, Resident, InScratch,
     const int packs = static_cast<int>(this->x.extent(1));
     const int end = begin + chunk_packs < packs ? begin + chunk_packs : packs;
     this->normalize(
-        Kokkos::TeamThreadRange(team, this->lane_count), row, begin, end,
+        Kokkos::TeamThreadRange(team, this->lane_count), row, 1, begin, end,
         [&](accumulation_type chunk_sum) {
           accumulation_type sum = 0;
           Kokkos::single(
@@ -407,13 +445,28 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
     constexpr bool holds_row = decltype(resident)::value;
     if (team_per_row) {
       with_holding(packs_per_lane, resident, [&](auto in_scratch) {
-        launch(RMSNormKernel<per_lane, true, holds_row,
+        launch(RMSNormKernel<per_lane, 1, true, holds_row,
                              decltype(in_scratch)::value, ExecutionSpace, Math>{
             math, shape.rows_per_team, lane_count});
       });
     } else {
-      launch(RMSNormKernel<per_lane, false, holds_row, false, ExecutionSpace,
-                           Math>{math, shape.rows_per_team, lane_count});
+      const auto launch_lanes = [&](auto rows_per_lane) {
+        launch(RMSNormKernel<per_lane, decltype(rows_per_lane)::value, false,
+                             holds_row, false, ExecutionSpace, Math>{
+            math, shape.rows_per_team, lane_count});
+      };
+      // Vector lanes hold up to four Packs in all, of one row or of several.
+      if constexpr (holds_row && per_lane <= 2) {
+        if (shape.rows_per_thread == 2) {
+          return launch_lanes(integral_constant<int, 2>());
+        }
+        if constexpr (per_lane == 1) {
+          if (shape.rows_per_thread == 4) {
+            return launch_lanes(integral_constant<int, 4>());
+          }
+        }
+      }
+      launch_lanes(integral_constant<int, 1>());
     }
   };
   if (!one_sweep) {

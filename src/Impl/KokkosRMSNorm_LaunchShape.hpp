@@ -15,8 +15,8 @@ struct LaunchShape {
   int team_size;
   int vector_length;
   // 1: the team's threads share a row (vector_length is 1). More: each team
-  // thread owns a row, shared by its vector lanes, and the team walks
-  // rows_per_team rows.
+  // thread owns rows_per_thread rows at once, shared by its vector lanes,
+  // and the team walks rows_per_team rows.
   int rows_per_team;
   // Packs each lane holds in registers: 1, 2, 4 or 8. Rows longer than the
   // lanes hold at once are swept four Packs a lane at a time.
@@ -26,6 +26,9 @@ struct LaunchShape {
   // squares through a workspace (the team holds its chunk as it would hold
   // a row). league_size is rows x teams_per_row.
   int teams_per_row = 1;
+  // Rows a team thread's vector lanes hold at once (1, 2 or 4, and at most
+  // four Packs a lane in all), each lane the same Packs of each row.
+  int rows_per_thread = 1;
 };
 
 template <class ExecutionSpace>
@@ -77,26 +80,39 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
   } else {
     constexpr int warp = 32;
     if (packs_per_row <= std::size_t(4) * warp) {
-      // Short rows: a row per vector of lanes, as few as hold it in
-      // packs_a_lane Packs a lane, and 64 threads (at least 4 rows) a team,
-      // so that teams are few enough for the block scheduler (a team per row
-      // halves the bandwidth of 65536 x 256 on an H200). Lanes of 16-bit
-      // Packs hold four, the sweep's best for bf16 N = 256 (8 x 4 22.5 us,
-      // 16 x 2 29.1, run 27); lanes of Packs of four values or fewer hold
-      // two (f32 65536 x 256: 32 x 2 35.9 us, 16 x 4 36.5, run 27), and so
-      // do the lanes of a call of at most 65536 Packs, which is
-      // latency-bound: two Packs shorten each row's chain of loads (64 x
-      // 256 f32 under graph replay: 2.6 us, against 3.3 with four, run 11).
+      // Short rows: a row per vector of lanes, as many as the row has Packs
+      // up to a warp (at a warp, Kokkos's reduction over the lanes needs no
+      // lane mask), each lane holding packs_a_lane Packs in all: of one row,
+      // or the same Packs of several rows at once, so that one weight Pack
+      // serves them all (torch.compile's layout: bf16 65536 x 256 as 32
+      // lanes x 4 rows 20.7 us back to back, as 8 lanes x 4 Packs 22.0, log
+      // 45). Teams of at least 4 rows and of 64 threads for rows held one at
+      // a time, so that teams are few enough for the block scheduler (a team
+      // per row halves the bandwidth of 65536 x 256 on an H200); teams of 32
+      // to 128 threads holding 4 rows each ran within 1% (log 45). Lanes of
+      // 16-bit Packs hold four, the sweep's best for bf16 N = 256 (4 rows
+      // 20.7 us, 2 rows 23.2, log 45); lanes of Packs of four values or fewer
+      // hold two (f32 65536 x 256: 32 x 2 35.9 us, 16 x 4 36.5, run 27; two
+      // rows of 32 x 2 no faster, log 45), and so do the lanes of a call of
+      // at most 65536 Packs, which is latency-bound: two Packs shorten each
+      // row's chain of loads (64 x 256 f32 under graph replay: 2.6 us,
+      // against 3.3 with four, run 11).
       const int packs_a_lane =
           pack_width <= 4 || rows * packs_per_row <= 65536 ? 2 : 4;
       int lanes = 1;
-      while (lanes < warp &&
-             std::size_t(packs_a_lane) * lanes < packs_per_row) {
+      while (lanes < warp && std::size_t(lanes) < packs_per_row) {
         lanes *= 2;
       }
+      const int per_lane = packs_per_lane_for(packs_per_row, lanes);
+      const int rows_per_thread = std::max(1, packs_a_lane / per_lane);
       const int rows_per_team = std::max(4, 64 / lanes);
-      return {ceil_div(rows, rows_per_team), rows_per_team, lanes,
-              rows_per_team, packs_per_lane_for(packs_per_row, lanes)};
+      return {ceil_div(rows, rows_per_team),
+              rows_per_team / rows_per_thread,
+              lanes,
+              rows_per_team,
+              per_lane,
+              1,
+              rows_per_thread};
     }
     if (packs_per_row > std::size_t(512) * 8 && max_teams_per_row > 1) {
       // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as

@@ -46,14 +46,29 @@ struct WeightFactors {
     }
   }
 
-  // values[k] times factor k of `stored`, a Pack that load returned.
-  template <class Stored, class Accumulation, int Width>
-  KOKKOS_INLINE_FUNCTION void scale([[maybe_unused]] const Stored& stored,
-                                    Accumulation (&values)[Width]) const {
-    if constexpr (!is_none_v<Stored>) {
-      for (int k = 0; k < Width; ++k) {
+  // The factors of `stored`, a Pack that load returned, in Accumulation:
+  // converted once for every row that a lane scales with them.
+  template <class Accumulation, class Stored>
+  KOKKOS_INLINE_FUNCTION static auto convert(const Stored& stored) {
+    if constexpr (is_none_v<Stored>) {
+      return None();
+    } else {
+      Pack<Accumulation, Stored::width> factors;
+      for (int k = 0; k < Stored::width; ++k) {
         const auto factor = static_cast<Accumulation>(stored.lane[k]);
-        values[k] *= AddOne ? Accumulation(1) + factor : factor;
+        factors.lane[k] = AddOne ? Accumulation(1) + factor : factor;
+      }
+      return factors;
+    }
+  }
+
+  // values[k] times factor k of `factors`, which convert returned.
+  template <class Factors, class Accumulation, int Width>
+  KOKKOS_INLINE_FUNCTION static void scale(
+      [[maybe_unused]] const Factors& factors, Accumulation (&values)[Width]) {
+    if constexpr (!is_none_v<Factors>) {
+      for (int k = 0; k < Width; ++k) {
+        values[k] *= factors.lane[k];
       }
     }
   }
