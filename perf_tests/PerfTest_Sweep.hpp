@@ -23,10 +23,10 @@ inline std::string describe(const Impl::LaunchShape& launch) {
 }
 
 // GPU candidates: 8, 16 or 32 vector lanes per row with 4 to 16 rows a
-// team, each thread holding 1, 2 or 4 rows at once (at most four Packs a
-// lane in all), or a team of 64 to 1024 threads per row, each with as few
-// Packs a lane as cover the row (at most 8, and 8 only up to 512 threads); and
-// where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
+// team, each thread holding 1 row, or 2 or 4 rows at once where its lanes
+// hold one Pack of each, or a team of 64 to 1024 threads per row, each with as
+// few Packs a lane as cover the row (at most 8, and 8 only up to 512 threads);
+// and where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
 // thread, or 128 to 512 holding 8, in as many teams as cover the row (at
 // most max_teams_per_row).
 inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
@@ -38,7 +38,8 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
     if (std::size_t(per_lane) * vector < packs) {
       continue;  // a row per vector needs more Packs a lane than 8
     }
-    for (int per_thread = 1; per_thread * per_lane <= 4 && per_thread <= 4;
+    for (int per_thread = 1;
+         per_thread == 1 || (per_lane == 1 && per_thread <= 4);
          per_thread *= 2) {
       for (int per_team : {4, 8, 16}) {
         out.push_back({Impl::ceil_div(rows, per_team), per_team / per_thread,

@@ -112,9 +112,9 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
   // backend, element by element (Packs of one): lanes that are a team's
   // threads or a thread's vector lanes, 1 to 8 values a lane, rows that
   // fill the lanes exactly, leave a lane idle, or take several sweeps;
-  // vector lanes holding 2 or 4 rows at once, the last of them past the
-  // end for some teams (13 rows); and where the backend splits rows, rows
-  // split across 2 or 3 teams.
+  // vector lanes of one value holding it for 2 or 4 rows at once, the last
+  // of them past the end for some teams (13 rows); and where the backend
+  // splits rows, rows split across 2 or 3 teams.
   using Space = typename TypeParam::execution_space;
   const int threads = Impl::is_gpu_v<Space> ? 64 : 1;  // a host team is 1
   const int vector = Impl::is_gpu_v<Space> ? 32 : 1;
@@ -124,7 +124,8 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
     shapes.push_back({rows, threads, 1, 1, per_lane});
     shapes.push_back({Impl::ceil_div(rows, 4), Impl::is_gpu_v<Space> ? 4 : 1,
                       vector, 4, per_lane});
-    for (int per_thread = 2; per_thread * per_lane <= 4; per_thread *= 2) {
+    for (int per_thread = 2; per_lane == 1 && per_thread <= 4;
+         per_thread *= 2) {
       shapes.push_back({Impl::ceil_div(rows, 4),
                         Impl::is_gpu_v<Space> ? 4 / per_thread : 1, vector, 4,
                         per_lane, 1, per_thread});

@@ -455,15 +455,13 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
                              holds_row, false, ExecutionSpace, Math>{
             math, shape.rows_per_team, lane_count});
       };
-      // Vector lanes hold up to four Packs in all, of one row or of several.
-      if constexpr (holds_row && per_lane <= 2) {
+      // Vector lanes of one Pack hold it for 1, 2 or 4 rows at once.
+      if constexpr (holds_row && per_lane == 1) {
         if (shape.rows_per_thread == 2) {
           return launch_lanes(integral_constant<int, 2>());
         }
-        if constexpr (per_lane == 1) {
-          if (shape.rows_per_thread == 4) {
-            return launch_lanes(integral_constant<int, 4>());
-          }
+        if (shape.rows_per_thread == 4) {
+          return launch_lanes(integral_constant<int, 4>());
         }
       }
       launch_lanes(integral_constant<int, 1>());

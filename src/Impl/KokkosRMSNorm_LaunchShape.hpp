@@ -26,8 +26,8 @@ struct LaunchShape {
   // squares through a workspace (the team holds its chunk as it would hold
   // a row). league_size is rows x teams_per_row.
   int teams_per_row = 1;
-  // Rows a team thread's vector lanes hold at once (1, 2 or 4, and at most
-  // four Packs a lane in all), each lane the same Packs of each row.
+  // Rows a team thread's vector lanes hold at once, each lane the same Pack
+  // of each: 1, or 2 or 4 where packs_per_lane is 1.
   int rows_per_thread = 1;
 };
 
@@ -80,37 +80,41 @@ LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
   } else {
     constexpr int warp = 32;
     if (packs_per_row <= std::size_t(4) * warp) {
-      // Short rows: a row per vector of lanes, as many as the row has Packs
-      // up to a warp (at a warp, Kokkos's reduction over the lanes needs no
-      // lane mask), each lane holding packs_a_lane Packs in all: of one row,
-      // or the same Packs of several rows at once, so that one weight Pack
-      // serves them all (torch.compile's layout: bf16 65536 x 256 as 32
-      // lanes x 4 rows 20.7 us back to back, as 8 lanes x 4 Packs 22.0, log
-      // 45). Teams of at least 4 rows and of 64 threads for rows held one at
-      // a time, so that teams are few enough for the block scheduler (a team
-      // per row halves the bandwidth of 65536 x 256 on an H200); teams of 32
-      // to 128 threads holding 4 rows each ran within 1% (log 45). Lanes of
-      // 16-bit Packs hold four, the sweep's best for bf16 N = 256 (4 rows
-      // 20.7 us, 2 rows 23.2, log 45); lanes of Packs of four values or fewer
-      // hold two (f32 65536 x 256: 32 x 2 35.9 us, 16 x 4 36.5, run 27; two
-      // rows of 32 x 2 no faster, log 45), and so do the lanes of a call of
-      // at most 65536 Packs, which is latency-bound: two Packs shorten each
-      // row's chain of loads (64 x 256 f32 under graph replay: 2.6 us,
-      // against 3.3 with four, run 11).
+      // Short rows: a row per vector of lanes, each lane holding
+      // packs_a_lane Packs in all. A row of a warp's Packs or fewer gets a
+      // lane a Pack (at a warp, Kokkos's reduction over the lanes needs no
+      // lane mask), and each lane holds its Pack of packs_a_lane rows at
+      // once, so that one weight Pack serves them all (torch.compile's
+      // layout: bf16 65536 x 256 as 32 lanes x 4 rows 20.7 us back to back,
+      // as 8 lanes x 4 Packs 22.0, log 45); a longer row gets as few lanes
+      // as hold it in packs_a_lane Packs a lane (f32 65536 x 256: 32 x 2,
+      // two rows of which were no faster, log 45). Teams of at least 4 rows
+      // and of 64 threads for rows held one at a time, so that teams are few
+      // enough for the block scheduler (a team per row halves the bandwidth
+      // of 65536 x 256 on an H200); teams of 32 to 128 threads holding 4
+      // rows each ran within 1% (log 45). Lanes of 16-bit Packs hold four,
+      // the sweep's best for bf16 N = 256 (4 rows 20.7 us, 2 rows 23.2, log
+      // 45); lanes of Packs of four values or fewer hold two (f32 65536 x
+      // 256: 32 x 2 35.9 us, 16 x 4 36.5, run 27), and so do the lanes of a
+      // call of at most 65536 Packs, which is latency-bound: two Packs
+      // shorten each row's chain of loads (64 x 256 f32 under graph replay:
+      // 2.6 us, against 3.3 with four, run 11).
       const int packs_a_lane =
           pack_width <= 4 || rows * packs_per_row <= 65536 ? 2 : 4;
+      const bool fits_a_warp = packs_per_row <= std::size_t(warp);
+      const int rows_per_thread = fits_a_warp ? packs_a_lane : 1;
+      const int packs_a_lane_a_row = packs_a_lane / rows_per_thread;
       int lanes = 1;
-      while (lanes < warp && std::size_t(lanes) < packs_per_row) {
+      while (lanes < warp &&
+             std::size_t(packs_a_lane_a_row) * lanes < packs_per_row) {
         lanes *= 2;
       }
-      const int per_lane = packs_per_lane_for(packs_per_row, lanes);
-      const int rows_per_thread = std::max(1, packs_a_lane / per_lane);
       const int rows_per_team = std::max(4, 64 / lanes);
       return {ceil_div(rows, rows_per_team),
               rows_per_team / rows_per_thread,
               lanes,
               rows_per_team,
-              per_lane,
+              packs_per_lane_for(packs_per_row, lanes),
               1,
               rows_per_thread};
     }
