@@ -140,7 +140,7 @@ auto make_row_math(const XRows& x, const ResidualRows& residual,
 
 // Normalizes rows with "lanes": the threads of a team sharing one row
 // (TeamPerRow), or the vector lanes of a team thread, each thread owning
-// RowsPerLane rows at once. Each lane holds PacksPerLane Packs of each of
+// RowsPerThread rows at once. Each lane holds PacksPerLane Packs of each of
 // its rows, the same columns in each (so one load of a weight Pack serves
 // them all), loaded before any is used so that they are all in flight at
 // once: in registers, or InScratch, in the team's scratch, copied there
@@ -151,7 +151,7 @@ auto make_row_math(const XRows& x, const ResidualRows& residual,
 // index of its range (the range's extent is the lane count), so `held` and
 // each scratch slot are written and read by the same lane, and so is each
 // element of sum: no barrier is needed between them.
-template <int PacksPerLane, int RowsPerLane, bool TeamPerRow, bool Resident,
+template <int PacksPerLane, int RowsPerThread, bool TeamPerRow, bool Resident,
           bool InScratch, class ExecutionSpace, class Math>
 struct RMSNormKernel : Math {
   using typename Math::accumulation_type;
@@ -193,7 +193,7 @@ struct RMSNormKernel : Math {
       Kokkos::LaunchBounds<max_threads, 65536 / (max_threads * registers)>;
   static_assert(Resident || !InScratch,
                 "rows swept twice are held in registers");
-  static_assert(RowsPerLane == 1 || (!TeamPerRow && Resident && !InScratch),
+  static_assert(RowsPerThread == 1 || (!TeamPerRow && Resident && !InScratch),
                 "only vector lanes hold several rows, in registers");
 
   int rows_per_team;
@@ -225,14 +225,14 @@ struct RMSNormKernel : Math {
       const std::size_t rows = this->x.extent(0);
       const std::size_t first = std::size_t(team.league_rank()) * rows_per_team;
       Kokkos::parallel_for(
-          Kokkos::TeamThreadRange(team, rows_per_team / RowsPerLane),
+          Kokkos::TeamThreadRange(team, rows_per_team / RowsPerThread),
           [&](int thread) {
-            const std::size_t row = first + std::size_t(thread) * RowsPerLane;
+            const std::size_t row = first + std::size_t(thread) * RowsPerThread;
             if (row < rows) {
               normalize(
                   Kokkos::ThreadVectorRange(team, lane_count), row,
-                  static_cast<int>(rows - row < RowsPerLane ? rows - row
-                                                            : RowsPerLane),
+                  static_cast<int>(rows - row < RowsPerThread ? rows - row
+                                                              : RowsPerThread),
                   0, packs, whole_row, nullptr);
             }
           });
@@ -252,11 +252,11 @@ struct RMSNormKernel : Math {
     }
   }
 
-  // Calls f(r) for each of the `rows` rows (at most RowsPerLane) a lane
+  // Calls f(r) for each of the `rows` rows (at most RowsPerThread) a lane
   // holds at once.
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION static void for_each_row(int rows, F&& f) {
-    for (int r = 0; r < RowsPerLane; ++r) {
+    for (int r = 0; r < RowsPerThread; ++r) {
       if (r < rows) {
         f(r);
       }
@@ -277,12 +277,12 @@ struct RMSNormKernel : Math {
         Resident ? begin + sweep
                  : begin + (end - begin + sweep - 1) / sweep * sweep;
     // Zeroed because g++ cannot see that each read follows a load.
-    HeldPack<pack> held[RowsPerLane][PacksPerLane] = {};
+    HeldPack<pack> held[RowsPerThread][PacksPerLane] = {};
     HeldPack<weight_pack> held_weight[PacksPerLane] = {};  // if loaded early
-    RowSums<accumulation_type, RowsPerLane> sums_of_squares;
+    RowSums<accumulation_type, RowsPerThread> sums_of_squares;
     Kokkos::parallel_reduce(
         lanes,
-        [&](int lane, RowSums<accumulation_type, RowsPerLane>& sums) {
+        [&](int lane, RowSums<accumulation_type, RowsPerThread>& sums) {
           for (int start = begin; start < sweeps_end; start += sweep) {
             for_each_held(lane, start, end, [&](int k, int j) {
               if constexpr (InScratch) {
@@ -310,7 +310,7 @@ struct RMSNormKernel : Math {
           }
         },
         sums_of_squares);
-    accumulation_type rstd[RowsPerLane] = {};
+    accumulation_type rstd[RowsPerThread] = {};
     for_each_row(rows, [&](int r) {
       rstd[r] = this->rstd(row_sum(sums_of_squares[r]));
     });
@@ -450,8 +450,8 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
             math, shape.rows_per_team, lane_count});
       });
     } else {
-      const auto launch_lanes = [&](auto rows_per_lane) {
-        launch(RMSNormKernel<per_lane, decltype(rows_per_lane)::value, false,
+      const auto launch_lanes = [&](auto rows_per_thread) {
+        launch(RMSNormKernel<per_lane, decltype(rows_per_thread)::value, false,
                              holds_row, false, ExecutionSpace, Math>{
             math, shape.rows_per_team, lane_count});
       };
