@@ -7,9 +7,10 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// The package's backend-specific code: how x is first read, with PTX where
-// Kokkos has no equivalent (cache hints, asynchronous copies), plain C++
-// elsewhere.
+// How x is first read: with PTX on NVIDIA GPUs, where Kokkos has no
+// equivalent (cache hints, asynchronous copies), plain C++ elsewhere. (The
+// package's other backend-specific code: reduce_over_lanes and
+// max_teams_per_row.)
 
 // Loads *p, giving it the last place in line for eviction from L2, as
 // torch.compile's generated RMSNorm loads x. On an H200 this hint on the first

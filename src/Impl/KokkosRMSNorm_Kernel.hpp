@@ -280,8 +280,8 @@ struct RMSNormKernel : Math {
     HeldPack<pack> held[RowsPerThread][PacksPerLane] = {};
     HeldPack<weight_pack> held_weight[PacksPerLane] = {};  // if loaded early
     RowSums<accumulation_type, RowsPerThread> sums_of_squares;
-    Kokkos::parallel_reduce(
-        lanes,
+    reduce_over_lanes<!TeamPerRow>(
+        lanes, lane_count,
         [&](int lane, RowSums<accumulation_type, RowsPerThread>& sums) {
           for (int start = begin; start < sweeps_end; start += sweep) {
             for_each_held(lane, start, end, [&](int k, int j) {
