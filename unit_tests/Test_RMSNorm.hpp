@@ -110,35 +110,41 @@ TYPED_TEST_P(RMSNormTest, MisalignedSubviews) {
 TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
   // The kernel under launch shapes the chooser may not pick on this
   // backend, element by element (Packs of one): lanes that are a team's
-  // threads or a thread's vector lanes, 1 to 8 values a lane, rows that
-  // fill the lanes exactly, leave a lane idle, or take several sweeps;
-  // vector lanes of one value holding it for 2 or 4 rows at once, the last
-  // of them past the end for some teams (13 rows); and where the backend
-  // splits rows, rows split across 2 or 3 teams.
+  // threads or a thread's vector lanes, filling whole warps or not (CUDA
+  // sums whole warps with shuffles, others with Kokkos's reductions), 1 to 8
+  // values a lane, rows that fill the lanes exactly, leave a lane idle, or
+  // take several sweeps; vector lanes of one value holding it for 2 or 4
+  // rows at once, the last of them past the end for some teams (13 rows);
+  // and where the backend splits rows, rows split across 2 or 3 teams.
   using Space = typename TypeParam::execution_space;
-  const int threads = Impl::is_gpu_v<Space> ? 64 : 1;  // a host team is 1
-  const int vector = Impl::is_gpu_v<Space> ? 32 : 1;
+  constexpr bool gpu = Impl::is_gpu_v<Space>;
+  const std::vector<int> team_threads =  // a host team is 1 thread
+      gpu ? std::vector<int>{64, 48} : std::vector<int>{1};
+  const std::vector<int> vector_lanes =
+      gpu ? std::vector<int>{32, 8} : std::vector<int>{1};
   const int rows = 13;
   std::vector<Impl::LaunchShape> shapes;
   for (int per_lane : {1, 2, 4, 8}) {
-    shapes.push_back({rows, threads, 1, 1, per_lane});
-    shapes.push_back({Impl::ceil_div(rows, 4), Impl::is_gpu_v<Space> ? 4 : 1,
-                      vector, 4, per_lane});
-    for (int per_thread = 2; per_lane == 1 && per_thread <= 4;
-         per_thread *= 2) {
-      shapes.push_back({Impl::ceil_div(rows, 4),
-                        Impl::is_gpu_v<Space> ? 4 / per_thread : 1, vector, 4,
-                        per_lane, 1, per_thread});
+    for (int threads : team_threads) {
+      shapes.push_back({rows, threads, 1, 1, per_lane});
+      for (int teams = 2; teams <= 3 && per_lane >= 4 &&
+                          teams <= Impl::max_teams_per_row(Space());
+           ++teams) {
+        shapes.push_back({rows * teams, threads, 1, 1, per_lane, teams});
+      }
     }
-    for (int teams = 2; teams <= 3 && per_lane >= 4 &&
-                        teams <= Impl::max_teams_per_row(Space());
-         ++teams) {
-      shapes.push_back({rows * teams, threads, 1, 1, per_lane, teams});
+    for (int vector : vector_lanes) {
+      for (int per_thread = 1; per_thread <= (per_lane == 1 ? 4 : 1);
+           per_thread *= 2) {
+        shapes.push_back({Impl::ceil_div(rows, 4), gpu ? 4 / per_thread : 1,
+                          vector, 4, per_lane, 1, per_thread});
+      }
     }
   }
   Workspace<Space> workspace;
   for (const auto& shape : shapes) {
-    const int lanes = shape.rows_per_team == 1 ? threads : vector;
+    const int lanes =
+        shape.rows_per_team == 1 ? shape.team_size : shape.vector_length;
     const int sweep = lanes * shape.packs_per_lane * shape.teams_per_row;
     for (int n : {sweep - 1, sweep, 3 * sweep + 1}) {
       if (n < 1)

@@ -75,9 +75,9 @@ __device__ void add_over_team(RowSums<T, Rows>& sums, int threads) {
 // add_over_warp and add_over_team, as torch.compile's kernels do. Kokkos's
 // reductions loop over a vector length known at run time, with a lane mask
 // the compiler cannot prove uniform (bf16 65536 x 256: 105 of the 640
-// instructions a warp executes, log 47), and a team's take five barriers
+// instructions a warp executes, log 47), and a team's take four barriers
 // and three integer divisions (256 threads); tiny calls, which wait on one
-// warp's chain of instructions, took 8-10% less time (log 48).
+// warp's chain of instructions, took 6-10% less time (log 48).
 template <bool VectorLanes, class Lanes, class F, class T, int Rows>
 KOKKOS_FORCEINLINE_FUNCTION void reduce_over_lanes(
     const Lanes& lanes, [[maybe_unused]] int lane_count, const F& f,
