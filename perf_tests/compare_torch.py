@@ -9,7 +9,9 @@ a results file (`h200.json`) into --out-dir.
 What is timed, and how:
   * torch_eager:   torch.nn.functional.rms_norm(x, (N,), w, eps).
   * torch_compile: torch.compile(dynamic=False) of the textbook RMSNorm with float32
-                   accumulation, returning x's dtype (specialised per dtype and shape).
+                   accumulation, returning x's dtype (specialised per dtype and shape);
+                   with --dynamic, dynamic=True: one kernel for sizes known only at run
+                   time, as a library's (the add below likewise).
   * x ~ randn(M, N), w ~ randn(N) in the dtype on cuda, seeded per shape.
   * Bytes per call = (2*M*N + N) * itemsize (read x and w, write y); GB/s = bytes/s/1e9,
     and "% copy" = 100 * GB/s / the C++ harness's device-to-device copy ceiling
@@ -177,7 +179,7 @@ def torch_copy_ceiling_gbps():
     return 2 * nbytes / (us * 1e-6) / 1e9
 
 
-def make_torch_fns(eps):
+def make_torch_fns(eps, dynamic):
     import torch
     import torch._dynamo
     import torch.nn.functional as F
@@ -192,7 +194,7 @@ def make_torch_fns(eps):
         y = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)
         return (y * w.float()).to(x.dtype)
 
-    compiled = torch.compile(textbook, dynamic=False)  # guards specialise per dtype/shape
+    compiled = torch.compile(textbook, dynamic=dynamic)  # if not, guards specialise per shape
     return {"torch_eager": lambda x, w: F.rms_norm(x, (x.shape[-1],), w, eps=eps),
             "torch_compile": compiled}
 
@@ -206,10 +208,10 @@ def check_and_time(fn, x, w, ref, small):
     return err, (time_graph([call] * GRAPH_CALLS) if small else time_do_bench(call))
 
 
-def time_torch_shapes(shapes, eps):
+def time_torch_shapes(shapes, eps, dynamic):
     """Time each torch impl on each (dtype, M, N). Returns {(impl, dtype, M, N): dict}."""
     import torch
-    fns = make_torch_fns(eps)
+    fns = make_torch_fns(eps, dynamic)
     results = {}
     for i, (dtype, M, N) in enumerate(shapes, 1):
         torch.manual_seed(1234)
@@ -246,7 +248,7 @@ def time_torch_shapes(shapes, eps):
     return results
 
 
-def time_torch_features(shapes, eps):
+def time_torch_features(shapes, eps, dynamic):
     """Time the torch counterparts of the fused add and the backward pass on each
     (impl, dtype, M, N) of the C++ feature rows. Returns {(torch_impl, dtype, M, N): dict}."""
     import torch
@@ -258,7 +260,7 @@ def time_torch_features(shapes, eps):
         y = hf * torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + eps)
         return (y * w.float()).to(x.dtype), h
 
-    compiled_add = torch.compile(add_then_norm, dynamic=False)
+    compiled_add = torch.compile(add_then_norm, dynamic=dynamic)
     results = {}
     for impl, dtype, M, N in sorted(shapes):
         torch_impl, matrices = FEATURES[impl]
@@ -412,6 +414,7 @@ def build_results_json(rows, meta):
     return {"date": meta["date"], "commit": meta["commit"], "device": meta["device"],
             "copy_ceiling_gbps": round(meta["copy_ceiling_gbps"], 3),
             "torch_copy_gbps": None if torch_copy is None else round(torch_copy, 3),
+            "torch_compile_dynamic": meta["torch_compile_dynamic"],
             "results": results}
 
 
@@ -432,6 +435,8 @@ def main():
     ap.add_argument("--device", default=None, help="default: torch device name or JSON context")
     ap.add_argument("--eps", type=float, default=1e-6)
     ap.add_argument("--no-torch", action="store_true", help="skip all PyTorch timing")
+    ap.add_argument("--dynamic", action="store_true",
+                    help="compile torch.compile's functions for run-time sizes (dynamic=True)")
     args = ap.parse_args()
 
     ctx, cpp_rows, other = parse_bench_json(args.bench_json)
@@ -449,14 +454,15 @@ def main():
         torch_copy = torch_copy_ceiling_gbps()
         log(f"torch copy ceiling {torch_copy:.0f} GB/s (reference only)")
         feature_rows = [key for key in cpp_rows if key[0] in FEATURES]
-        for key, r in {**time_torch_shapes(shapes, args.eps),
-                       **time_torch_features(feature_rows, args.eps)}.items():
+        for key, r in {**time_torch_shapes(shapes, args.eps, args.dynamic),
+                       **time_torch_features(feature_rows, args.eps, args.dynamic)}.items():
             r["pct"] = 100.0 * r["gbps"] / ceiling
             rows[key] = r
     meta = {"date": args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
             "commit": args.commit or git_commit(),
             "device": device or ctx.get("device") or "unknown",
-            "copy_ceiling_gbps": ceiling, "torch_copy_gbps": torch_copy}
+            "copy_ceiling_gbps": ceiling, "torch_copy_gbps": torch_copy,
+            "torch_compile_dynamic": args.dynamic}
 
     os.makedirs(args.out_dir, exist_ok=True)
     table_shapes = {(d, M, N) for (i, d, M, N) in rows}
