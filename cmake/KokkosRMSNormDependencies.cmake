@@ -23,18 +23,68 @@ function(kokkosrmsnorm_repair_kokkos_target)
   endif()
 endfunction()
 
-# Finds Kokkos Kernels, if present, as the target Kokkos::kokkoskernels.
-# Debian's package has no version file (so the call names no version) and
-# exports only trilinos_kokkoskernels.
+# Fails the configure, naming what Kokkos has, unless it has each backend
+# named (Serial, OpenMP, Threads, Cuda, HIP, SYCL, ...).
+function(kokkosrmsnorm_require_backends)
+  foreach(backend IN LISTS ARGN)
+    string(TOUPPER "${backend}" upper)
+    if(NOT upper IN_LIST Kokkos_DEVICES)
+      message(FATAL_ERROR "KokkosRMSNorm: the Kokkos ${Kokkos_VERSION} at "
+              "${Kokkos_DIR} has no ${backend} backend (it has: "
+              "${Kokkos_DEVICES}); KokkosRMSNorm_REQUIRED_BACKENDS asks for "
+              "${ARGN}. Point Kokkos_ROOT at a Kokkos built with it.")
+    endif()
+  endforeach()
+endfunction()
+
+# Finds Kokkos Kernels, if present and built against the Kokkos found, as the
+# target Kokkos::kokkoskernels. A Kokkos Kernels release needs the Kokkos
+# release of its own major.minor version; Debian's (Trilinos') has no version
+# file and was built against the Kokkos in its own include directory. Another
+# one (Debian's beside a Kokkos 4 given by Kokkos_ROOT, say) would not
+# compile, so the tests and benchmarks that compare with it are left out.
 macro(kokkosrmsnorm_find_kokkoskernels)
   find_package(KokkosKernels QUIET)
-  if(KokkosKernels_FOUND AND NOT TARGET Kokkos::kokkoskernels
-     AND TARGET trilinos_kokkoskernels)
-    add_library(Kokkos::kokkoskernels INTERFACE IMPORTED)
-    set_target_properties(Kokkos::kokkoskernels PROPERTIES
-      INTERFACE_LINK_LIBRARIES "trilinos_kokkoskernels;Kokkos::kokkos")
+  if(KokkosKernels_FOUND)
+    kokkosrmsnorm_kokkoskernels_matches_kokkos(kokkoskernels_matches)
+    if(NOT kokkoskernels_matches)
+      message(STATUS "KokkosRMSNorm: not using the Kokkos Kernels at "
+              "${KokkosKernels_DIR}: it was built against another Kokkos than "
+              "${Kokkos_VERSION} at ${Kokkos_DIR}; the tests and benchmarks "
+              "that compare with Kokkos Kernels are skipped")
+    elseif(NOT TARGET Kokkos::kokkoskernels AND TARGET trilinos_kokkoskernels)
+      add_library(Kokkos::kokkoskernels INTERFACE IMPORTED)
+      set_target_properties(Kokkos::kokkoskernels PROPERTIES
+        INTERFACE_LINK_LIBRARIES "trilinos_kokkoskernels;Kokkos::kokkos")
+    endif()
+  else()
+    message(STATUS "KokkosRMSNorm: no Kokkos Kernels found; the tests and "
+            "benchmarks that compare with it are skipped")
   endif()
 endmacro()
+
+function(kokkosrmsnorm_kokkoskernels_matches_kokkos result)
+  if(KokkosKernels_VERSION)
+    string(REGEX MATCH "^[0-9]+\\.[0-9]+" kernels_release "${KokkosKernels_VERSION}")
+    string(REGEX MATCH "^[0-9]+\\.[0-9]+" kokkos_release "${Kokkos_VERSION}")
+    if(kernels_release VERSION_EQUAL kokkos_release)
+      set(${result} TRUE PARENT_SCOPE)
+      return()
+    endif()
+  else()
+    foreach(kernels_dir IN LISTS KokkosKernels_INCLUDE_DIRS)
+      get_filename_component(kernels_dir "${kernels_dir}" REALPATH)
+      foreach(kokkos_dir IN LISTS Kokkos_INCLUDE_DIRS)
+        get_filename_component(kokkos_dir "${kokkos_dir}" REALPATH)
+        if(kernels_dir STREQUAL kokkos_dir)
+          set(${result} TRUE PARENT_SCOPE)
+          return()
+        endif()
+      endforeach()
+    endforeach()
+  endif()
+  set(${result} FALSE PARENT_SCOPE)
+endfunction()
 
 # A Kokkos built as a CMake CUDA (or HIP) language compiles its users'
 # sources in that language too; an nvcc_wrapper Kokkos needs nothing here.

@@ -83,7 +83,7 @@ struct RowSplit {
     row_partials[chunk] = chunk_sum;
     Kokkos::memory_fence();  // the sum is visible before the arrival
     unsigned* arrived = counters + 1 + row;
-    Kokkos::atomic_increment(arrived);
+    Kokkos::atomic_add(arrived, 1u);
     while (volatile_load(*arrived) < unsigned(teams_per_row)) {
     }
     Kokkos::memory_fence();
