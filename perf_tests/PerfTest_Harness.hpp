@@ -21,7 +21,14 @@
 
 namespace KokkosRMSNorm::PerfTest {
 
+// The space timed: the default one, or with KOKKOSRMSNORM_PERF_ON_HOST the
+// host's (OpenMP or Threads beside a GPU backend, whose 16-bit types are
+// then 16 bits wide on the host too).
+#ifdef KOKKOSRMSNORM_PERF_ON_HOST
+using Space = Kokkos::DefaultHostExecutionSpace;
+#else
 using Space = Kokkos::DefaultExecutionSpace;
+#endif
 
 template <class T>
 std::string dtype_name() {

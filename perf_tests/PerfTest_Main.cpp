@@ -17,7 +17,7 @@
 
 #include "PerfTest_Benchmarks.hpp"
 #include "PerfTest_Sweep.hpp"
-#ifdef KOKKOS_ENABLE_CUDA
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOSRMSNORM_PERF_ON_HOST)
 #include "PerfTest_CudaLaunch.hpp"
 #endif
 
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
       P::register_features<Kokkos::Experimental::bhalf_t>(shape, ceiling);
 #endif
     }
-#ifdef KOKKOS_ENABLE_CUDA
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOSRMSNORM_PERF_ON_HOST)
     P::register_cuda_empty_kernel(ceiling);
     P::register_graph_replay_empty_kernel(ceiling);
     for (const Shape& shape : {Shape{64, 256}, Shape{1, 4096}}) {

@@ -2,6 +2,8 @@
 # Builds, checks and measures KokkosRMSNorm on a CUDA GPU, the same way every
 # time, so that each performance change is judged by one call.
 #
+#   perf_tests/gpu_run.sh kokkos KOKKOS_SOURCE PREFIX      build Kokkos (CUDA
+#                                                           sm_90 + OpenMP)
 #   perf_tests/gpu_run.sh build KOKKOS_PREFIX [BUILD_DIR]   configure and build
 #   perf_tests/gpu_run.sh run BUILD_DIR OUT_DIR             tests, main job,
 #                                                           benchmarks, comparison
@@ -11,16 +13,31 @@
 # The build may run on a machine without a GPU and be carried to one; then
 # set COMMIT to the commit being measured (no .git travels with it) and
 # RUNTIME_LIBS to a folder of shared libraries the build machine had
-# (libbenchmark). BENCH_FILTER narrows the benchmarks (a regex); SWEEP_FILTER,
-# if set, also runs the launch-shape sweep on the benchmarks it matches.
+# (libbenchmark); DEPS_PREFIX names a prefix holding Google Test and Google
+# Benchmark where the machine has none. BENCH_FILTER narrows the benchmarks
+# (a regex); SWEEP_FILTER, if set, also runs the launch-shape sweep on the
+# benchmarks it matches. Kokkos is built for the machine's own host CPU
+# (Kokkos_ARCH_NATIVE), which the host record (host_run.sh) times.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(dirname "$here")
 
+kokkos() {
+  local kokkos_source=$1 prefix=$2
+  cmake -S "$kokkos_source" -B "$prefix-build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON \
+    -DKokkos_ARCH_HOPPER90=ON -DKokkos_ARCH_NATIVE=ON \
+    -DKokkos_ENABLE_COMPILE_AS_CMAKE_LANGUAGE=ON \
+    -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF
+  cmake --build "$prefix-build" --parallel --target install
+}
+
 build() {
   local prefix=$1 build_dir=${2:-$source_dir/build-cuda}
   cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_PREFIX_PATH="$prefix" -DKokkosRMSNorm_ENABLE_BENCHMARKS=ON
+    -DCMAKE_PREFIX_PATH="$prefix${DEPS_PREFIX:+;$DEPS_PREFIX}" \
+    -DKokkosRMSNorm_ENABLE_BENCHMARKS=ON
   cmake --build "$build_dir" --parallel
 }
 
@@ -59,8 +76,9 @@ run() {
 }
 
 case ${1:-} in
+  kokkos) kokkos "${@:2}" ;;
   build) build "${@:2}" ;;
   run) run "${@:2}" ;;
   all) build "$2" && run "$source_dir/build-cuda" "$3" ;;
-  *) sed -n '2,16p' "$0"; exit 2 ;;
+  *) sed -n '2,22p' "$0"; exit 2 ;;
 esac

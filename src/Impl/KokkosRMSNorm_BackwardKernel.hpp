@@ -6,7 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "KokkosRMSNorm_CacheHint.hpp"
+#include "Backends/KokkosRMSNorm_Backend.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
@@ -31,7 +31,7 @@ namespace KokkosRMSNorm::Impl {
 // row's dy and x are held in team scratch instead of registers, and each
 // lane copies its Packs of the group's next row into its slots as soon as
 // it has used them, so that the next row's loads are in flight while the
-// team finishes the current one (see copy_to_scratch).
+// team finishes the current one (see the backend's copy_to_scratch).
 template <int PacksPerLane, bool Resident, bool InScratch, class ExecutionSpace,
           class DYRows, class XRows, class Weight, class RstdValues,
           class DXRows, class Partials>
@@ -42,6 +42,7 @@ struct BackwardKernel {
   static constexpr int width = pack::width;
   using accumulation_pack = Pack<accumulation_type, width>;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using backend = Backend<ExecutionSpace>;
 
   DYRows dy;
   XRows x;
@@ -79,8 +80,8 @@ struct BackwardKernel {
   KOKKOS_INLINE_FUNCTION void copy_to_slots(std::size_t row, int j,
                                             pack* dy_slots,
                                             pack* x_slots) const {
-    copy_to_scratch(&dy_slots[j], &dy(row, j));
-    copy_to_scratch(&x_slots[j], &x(row, j));
+    backend::copy_to_scratch(&dy_slots[j], &dy(row, j));
+    backend::copy_to_scratch(&x_slots[j], &x(row, j));
   }
 
   // Loads the Packs of dy and x of a sweep that lane holds.
@@ -140,7 +141,7 @@ struct BackwardKernel {
           [&](int lane, accumulation_type& partial_dot) {
             for (int start = 0; start < sweeps * sweep; start += sweep) {
               if constexpr (InScratch) {
-                wait_for_copies_to_scratch();
+                backend::wait_for_copies_to_scratch();
               } else {
                 load(row, lane, lanes, start, packs, d, v);
               }
@@ -281,42 +282,14 @@ struct SumPartials {
   }
 };
 
-// Rows per team, for rows of `row_bytes` bytes of x (as many of dy). On a
-// GPU, as many teams as hold 8 MB of dy and x at once, at least 256 and at
-// most 1024: each team walks as many rows as keep the device's memory busy,
-// and the partial weight gradients are few (H200, log 37: f32 4096 x 4096
-// 80 -> 65 us with 256 teams of 16 rows instead of 1024 of 4, bf16 4096 x
-// 4096 57 -> 52 with 512). On a host, a team per 64th of the rows. The count
-// depends on the extents alone, and so do dweight's bits.
-template <class ExecutionSpace>
-int backward_rows_per_team(std::size_t rows, std::size_t row_bytes) {
-  std::size_t teams = 64;
-  if constexpr (is_gpu_v<ExecutionSpace>) {
-    constexpr std::size_t held_at_once = std::size_t(8) << 20;
-    teams = std::clamp<std::size_t>(held_at_once / (2 * row_bytes), 256, 1024);
-  }
-  return std::max(1, ceil_div(rows, teams));
-}
-
-template <class ExecutionSpace>
-int backward_team_size(std::size_t packs_per_row) {
-  if constexpr (!is_gpu_v<ExecutionSpace>) {
-    return 1;
-  } else {
-    // About four Packs a thread, in whole warps, at most 256 threads.
-    constexpr int warp = 32;
-    return std::clamp(ceil_div(ceil_div(packs_per_row, 4), warp) * warp, warp,
-                      256);
-  }
-}
-
 // Bytes of workspace the partial weight gradients of rows x packs take.
 template <int Width, class ExecutionSpace, class T>
 std::size_t backward_workspace_bytes(std::size_t rows, std::size_t packs) {
   const std::size_t teams =
-      rows == 0 ? 0
-                : ceil_div(rows, backward_rows_per_team<ExecutionSpace>(
-                                     rows, packs * Width * sizeof(T)));
+      rows == 0
+          ? 0
+          : ceil_div(rows, Backend<ExecutionSpace>::backward_rows_per_team(
+                               rows, packs * Width * sizeof(T)));
   return teams * packs * sizeof(Pack<accumulation_type_t<T>, Width>);
 }
 
@@ -332,10 +305,11 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
   using pack = typename decltype(dx_packs)::non_const_value_type;
   using accumulation_type = accumulation_type_t<typename pack::value_type>;
   const std::size_t rows = x.extent(0), packs = x.extent(1) / Width;
-  const int rows_per_team = backward_rows_per_team<ExecutionSpace>(
+  using backend = Backend<ExecutionSpace>;
+  const int rows_per_team = backend::backward_rows_per_team(
       rows, x.extent(1) * sizeof(typename pack::value_type));
   const int teams = rows == 0 ? 0 : ceil_div(rows, rows_per_team);
-  const int team_size = backward_team_size<ExecutionSpace>(packs);
+  const int team_size = backend::backward_team_size(packs);
   auto partials = [&] {
     if constexpr (is_none_v<DWeight>) {
       return None();
@@ -377,9 +351,9 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
   const auto launch = [&](auto packs_per_lane, auto resident) {
     constexpr int per_lane = decltype(packs_per_lane)::value;
     if constexpr (decltype(resident)::value && per_lane == 4 && Width > 4 &&
-                  is_gpu_v<ExecutionSpace>) {
+                  backend::holds_rows_in_scratch) {
       if (2 * std::size_t(team_size) * per_lane * sizeof(pack) <=
-          max_row_scratch_bytes) {
+          backend::max_row_scratch_bytes) {
         return launch_held(packs_per_lane, resident, std::true_type());
       }
     }
@@ -399,12 +373,10 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
     const auto dweight_packs = as_pack_row<Width>(dweight);
     using Sum = SumPartials<ExecutionSpace, decltype(partials),
                             decltype(dweight_packs)>;
-    // On a GPU, 128 bytes of Packs a group and 256 threads a team.
     const int columns =
-        is_gpu_v<ExecutionSpace>
-            ? std::max<int>(1, 128 / sizeof(typename Sum::partial_pack))
-            : 1;
-    const int threads = is_gpu_v<ExecutionSpace> ? 256 / columns : 1;
+        backend::dweight_columns(sizeof(typename Sum::partial_pack));
+    const int threads =
+        backend::dweight_threads(sizeof(typename Sum::partial_pack));
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm_backward_dweight",
         Kokkos::TeamPolicy<ExecutionSpace>(space, ceil_div(packs, columns),

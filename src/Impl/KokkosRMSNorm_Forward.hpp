@@ -3,6 +3,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "Backends/KokkosRMSNorm_Backend.hpp"
 #include "KokkosRMSNorm_Kernel.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
@@ -16,29 +17,35 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// Launches the kernel for `math` in the shape chosen for its rows, which
-// splits rows across teams only where a workspace is given and the backend
-// allows it, and rows of 16-bit values only where teams may hold their
-// chunks in scratch (x itself, no residual): split 16-bit rows held in
-// registers ran slower than one team sweeping each row twice (run 12),
-// held in scratch faster (bf16 2048 x 65536: 180 -> 169 us, 256 x 262144:
-// 117 -> 92, log 34).
+// Launches the kernel for `math`: the backend's own (host), or the team
+// kernel in the shape chosen for its rows, which splits rows across teams only
+// where a workspace is given and the backend allows it, and rows of 16-bit
+// values only where teams may hold their chunks in scratch (x itself, no
+// residual): split 16-bit rows held in registers ran slower than one team
+// sweeping each row twice (run 12), held in scratch faster (bf16 2048 x 65536:
+// 180 -> 169 us, 256 x 262144: 117 -> 92, log 34).
 template <class ExecutionSpace, class Math>
 void launch_in_chosen_shape(const ExecutionSpace& space, const Math& math,
                             Workspace<ExecutionSpace>* workspace) {
-  constexpr bool splits =
-      sizeof(typename Math::value_type) >= 4 || Math::loads_x_as_stored;
-  const LaunchShape shape = choose_launch_shape<ExecutionSpace>(
-      math.rows(), math.packs_per_row(), Math::width,
-      workspace && splits ? max_teams_per_row(space) : 1);
-  using Split = RowSplit<typename Math::accumulation_type>;
-  launch_rms_norm(
-      space, math, shape,
-      shape.teams_per_row > 1
-          ? workspace
-                ->reserve(space, Split::bytes(math.rows(), shape.teams_per_row))
-                .data()
-          : nullptr);
+  using backend = Backend<ExecutionSpace>;
+  if constexpr (!backend::uses_team_kernels) {
+    backend::launch_rows("KokkosRMSNorm::rms_norm", space, math);
+  } else {
+    constexpr bool splits =
+        sizeof(typename Math::value_type) >= 4 || Math::loads_x_as_stored;
+    const LaunchShape shape = choose_launch_shape<ExecutionSpace>(
+        math.rows(), math.packs_per_row(), Math::width,
+        workspace && splits ? max_teams_per_row(space) : 1);
+    using Split = RowSplit<typename Math::accumulation_type>;
+    launch_rms_norm(
+        space, math, shape,
+        shape.teams_per_row > 1
+            ? workspace
+                  ->reserve(space,
+                            Split::bytes(math.rows(), shape.teams_per_row))
+                  .data()
+            : nullptr);
+  }
 }
 
 // What rms_norm and add_rms_norm share: check every argument, then launch

@@ -7,7 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "KokkosRMSNorm_CacheHint.hpp"
+#include "Backends/KokkosRMSNorm_Backend.hpp"
 #include "KokkosRMSNorm_Compat.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
@@ -47,11 +47,13 @@ struct RowMath {
   std::size_t rows() const { return x.extent(0); }
   std::size_t packs_per_row() const { return x.extent(1); }
 
-  // Pack j of the row's h, which a lane reads first.
+  // Pack j of the row's h, which a lane reads first, through the
+  // backend's load_evicting_last.
+  template <class Loads>
   KOKKOS_INLINE_FUNCTION pack load(std::size_t row, int j) const {
     if constexpr (adds_residual) {
-      const pack a = load_evicting_last(&x(row, j)),
-                 b = load_evicting_last(&residual(row, j));
+      const pack a = Loads::load_evicting_last(&x(row, j)),
+                 b = Loads::load_evicting_last(&residual(row, j));
       pack h;
       for (int k = 0; k < width; ++k) {
         h.lane[k] =
@@ -61,7 +63,7 @@ struct RowMath {
       sum(row, j) = h;
       return h;
     } else {
-      return load_evicting_last(&x(row, j));
+      return Loads::load_evicting_last(&x(row, j));
     }
   }
 
@@ -144,7 +146,7 @@ auto make_row_math(const XRows& x, const ResidualRows& residual,
 // its rows, the same columns in each (so one load of a weight Pack serves
 // them all), loaded before any is used so that they are all in flight at
 // once: in registers, or InScratch, in the team's scratch, copied there
-// without passing through registers where the backend allows it (see
+// without passing through registers where the backend allows it (see its
 // copy_to_scratch). A Resident row, which the lanes cover in one sweep,
 // stays held between the sum of squares and the scaling, so x is read from
 // memory once; a longer row is swept twice. Each lane takes exactly one
@@ -156,6 +158,7 @@ template <int PacksPerLane, int RowsPerThread, bool TeamPerRow, bool Resident,
 struct RMSNormKernel : Math {
   using typename Math::accumulation_type;
   using typename Math::pack;
+  using backend = Backend<ExecutionSpace>;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using weight_pack = decltype(std::declval<const Math&>().weight.load(0));
   // Rows load the weight together with x, so that a row's chain of
@@ -170,7 +173,7 @@ struct RMSNormKernel : Math {
   static constexpr bool loads_weight_early =
       Resident &&
       (InScratch ? Math::width <= 4 : PacksPerLane * Math::width <= 16);
-  // Registers a thread, capped through LaunchBounds (of a SM's 65536 registers,
+  // Registers a thread, which the backend may cap through LaunchBounds (CUDA:
   // teams a SM = 65536 / (max_threads x registers)): at 64 by default, so that
   // every team size a shape names can launch (up to 1024 threads), and two
   // 512-thread teams of eight Packs a thread share a SM; at 48 for rows of four
@@ -190,7 +193,7 @@ struct RMSNormKernel : Math {
                                               ? 512
                                               : 1024;
   using launch_bounds =
-      Kokkos::LaunchBounds<max_threads, 65536 / (max_threads * registers)>;
+      typename backend::template launch_bounds<max_threads, registers>;
   static_assert(Resident || !InScratch,
                 "rows swept twice are held in registers");
   static_assert(RowsPerThread == 1 || (!TeamPerRow && Resident && !InScratch),
@@ -280,17 +283,18 @@ struct RMSNormKernel : Math {
     HeldPack<pack> held[RowsPerThread][PacksPerLane] = {};
     HeldPack<weight_pack> held_weight[PacksPerLane] = {};  // if loaded early
     RowSums<accumulation_type, RowsPerThread> sums_of_squares;
-    reduce_over_lanes<!TeamPerRow>(
+    backend::template reduce_over_lanes<!TeamPerRow>(
         lanes, lane_count,
         [&](int lane, RowSums<accumulation_type, RowsPerThread>& sums) {
           for (int start = begin; start < sweeps_end; start += sweep) {
             for_each_held(lane, start, end, [&](int k, int j) {
               if constexpr (InScratch) {
-                copy_to_scratch(&slots[j - start], &this->x(first_row, j));
+                backend::copy_to_scratch(&slots[j - start],
+                                         &this->x(first_row, j));
               } else {
                 for_each_row(rows, [&](int r) {
-                  held[r][k] =
-                      HeldPack<pack>::hold(this->load(first_row + r, j));
+                  held[r][k] = HeldPack<pack>::hold(
+                      this->template load<backend>(first_row + r, j));
                 });
               }
               if constexpr (loads_weight_early) {
@@ -299,7 +303,7 @@ struct RMSNormKernel : Math {
               }
             });
             if constexpr (InScratch) {
-              wait_for_copies_to_scratch();
+              backend::wait_for_copies_to_scratch();
             }
             for_each_held(lane, start, end, [&](int k, int j) {
               for_each_row(rows, [&](int r) {
@@ -408,10 +412,11 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
                                 const auto& f) {
     constexpr int per_lane = decltype(packs_per_lane)::value;
     if constexpr (decltype(resident)::value && per_lane >= 4 &&
-                  Math::loads_x_as_stored && is_gpu_v<ExecutionSpace>) {
-      if (team_per_row &&
-          holds_in_scratch<ExecutionSpace>(std::size_t(lane_count) * per_lane *
-                                           sizeof(typename Math::pack))) {
+                  Math::loads_x_as_stored &&
+                  Backend<ExecutionSpace>::holds_rows_in_scratch) {
+      if (team_per_row && Backend<ExecutionSpace>::holds_in_scratch(
+                              std::size_t(lane_count) * per_lane *
+                              sizeof(typename Math::pack))) {
         return f(std::true_type());
       }
     }

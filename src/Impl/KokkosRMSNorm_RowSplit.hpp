@@ -1,33 +1,11 @@
 #ifndef KOKKOSRMSNORM_IMPL_ROWSPLIT_HPP
 #define KOKKOSRMSNORM_IMPL_ROWSPLIT_HPP
 
-#include <algorithm>
 #include <cstddef>
-#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
 namespace KokkosRMSNorm::Impl {
-
-// The most teams that may share a row, each waiting for the others: such
-// teams must all run at once, which a backend guarantees only for as many
-// teams as the device holds. On CUDA, teams that share rows fit twice on
-// any multiprocessor (up to 512 threads under LaunchBounds<1024, 1>, 256
-// under LaunchBounds<512, 2>, each with at most 34 KB of shared memory, of
-// the 96 KB or more a multiprocessor has from compute capability 7.0) and
-// concurrency() counts at most 2048 threads a multiprocessor, so
-// concurrency() / 2048 teams of a row take at most half of what the device
-// holds: two such kernels at once still progress. Elsewhere rows are not
-// split (a Serial team waiting for the next team would wait forever).
-template <class ExecutionSpace>
-int max_teams_per_row([[maybe_unused]] const ExecutionSpace& space) {
-#ifdef KOKKOS_ENABLE_CUDA
-  if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda>) {
-    return std::max(1, space.concurrency() / 2048);
-  }
-#endif
-  return 1;
-}
 
 template <class T>
 KOKKOS_INLINE_FUNCTION T volatile_load(const T& value) {
@@ -36,7 +14,9 @@ KOKKOS_INLINE_FUNCTION T volatile_load(const T& value) {
 
 // Where the teams sharing rows meet, in a workspace: a count of tickets
 // taken and, per row, a count of teams arrived (both zeroed before each
-// launch), then each team's sum of squares.
+// launch), then each team's sum of squares. The teams of a row wait for
+// each other, so they must all run at once: a backend's max_teams_per_row
+// says how many it can be sure of.
 template <class Accumulation>
 struct RowSplit {
   unsigned* counters;      // [0]: tickets taken; [1 + row]: teams arrived

@@ -1,0 +1,167 @@
+#ifndef KOKKOSRMSNORM_IMPL_BACKENDS_CUDA_CUDABACKEND_HPP
+#define KOKKOSRMSNORM_IMPL_BACKENDS_CUDA_CUDABACKEND_HPP
+
+#include <Kokkos_Core.hpp>
+
+#ifdef KOKKOS_ENABLE_CUDA
+
+#include <algorithm>
+#include <cstring>
+
+#include "../../KokkosRMSNorm_RowSums.hpp"
+#include "../Gpu/KokkosRMSNorm_GpuBackend.hpp"
+
+namespace KokkosRMSNorm::Impl {
+
+// What NVIDIA GPUs do better than Kokkos alone says: PTX cache hints and
+// asynchronous copies (compute capability 8.0 and newer), sums through warp
+// shuffles, rows split across teams that are sure to run at once, and
+// register budgets through LaunchBounds.
+struct CudaBackend : GpuBackend<Kokkos::Cuda> {
+  static constexpr int warp_size = 32;
+
+  // Loads *p, giving it the last place in line for eviction from L2, as
+  // torch.compile's generated RMSNorm loads x: this hint on the first read
+  // of each row took f32 rows of N = 2048-16384 3.5-5% closer to the copy
+  // ceiling on an H200 (log 26; the same hint on L1 as well gained less, on
+  // L1 alone nothing). A 16-byte value is loaded with the PTX hint.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T load_evicting_last(const T* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (sizeof(T) == 16) {
+      unsigned long long policy;
+      asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+      unsigned words[4];
+      asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                   : "=r"(words[0]), "=r"(words[1]), "=r"(words[2]),
+                     "=r"(words[3])
+                   : "l"(p), "l"(policy));
+      T value;
+      memcpy(&value, words, sizeof(T));
+      return value;
+    }
+#endif
+    return *p;
+  }
+
+  // A 16-byte value is copied by cp.async, from global to shared memory
+  // without passing through registers, with the L2 policy of
+  // load_evicting_last.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static void copy_to_scratch(T* slot,
+                                                          const T* from) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (sizeof(T) == 16) {
+      // One asm statement: with the policy made by a statement of its own,
+      // nvcc 13.0 emitted cp.async instructions that read an unset register
+      // for it (illegal instruction, bf16 split rows, log 34).
+      asm volatile(
+          "{\n\t.reg .b64 policy;\n\t"
+          "createpolicy.fractional.L2::evict_last.b64 policy, 1.0;\n\t"
+          "cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, "
+          "policy;\n\t}"
+          :
+          : "r"(static_cast<unsigned>(__cvta_generic_to_shared(slot))),
+            "l"(from)
+          : "memory");
+      return;
+    }
+#endif
+    *slot = *from;
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION static void wait_for_copies_to_scratch() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+  }
+
+#ifdef __CUDA_ARCH__
+  // Gives every lane of a warp the sums over its 32 lanes: a butterfly of
+  // shuffles, five steps of one shuffle and one add a row. Both lanes of a
+  // pair add the same two values, so every lane ends with the same bits.
+  template <class T, int Rows>
+  __device__ static void add_over_warp(RowSums<T, Rows>& sums) {
+    for (int offset = warp_size / 2; offset > 0; offset /= 2) {
+      for (int row = 0; row < Rows; ++row) {
+        sums[row] += __shfl_xor_sync(0xffffffffu, sums[row], offset);
+      }
+    }
+  }
+
+  // Gives every thread of a team of `threads` threads, whole warps of one
+  // vector lane each (Kokkos's team rank is threadIdx.y), the sums over the
+  // team: each warp's, then the warps' through shared memory, added in the
+  // same order by every thread.
+  template <class T, int Rows>
+  __device__ static void add_over_team(RowSums<T, Rows>& sums, int threads) {
+    __shared__ T warp_sums[1024 / warp_size][Rows];
+    add_over_warp(sums);
+    if (threadIdx.y % warp_size == 0) {
+      for (int row = 0; row < Rows; ++row) {
+        warp_sums[threadIdx.y / warp_size][row] = sums[row];
+      }
+    }
+    __syncthreads();
+    for (int row = 0; row < Rows; ++row) {
+      sums[row] = warp_sums[0][row];
+      for (int warp = 1; warp < threads / warp_size; ++warp) {
+        sums[row] += warp_sums[warp][row];
+      }
+    }
+    __syncthreads();  // before the next reduction writes warp_sums again
+  }
+#endif
+
+  // Over lanes that fill whole warps, a team thread's 32 vector lanes
+  // (VectorLanes) or a team's threads, the lanes add their sums with
+  // add_over_warp and add_over_team, as torch.compile's kernels do; other
+  // lane counts take Kokkos's reductions. Kokkos's reductions loop over a
+  // vector length known at run time, with a lane mask the compiler cannot
+  // prove uniform (bf16 65536 x 256: 105 of the 640 instructions a warp
+  // executes, log 47), and a team's take four barriers and three integer
+  // divisions (256 threads); tiny calls, which wait on one warp's chain of
+  // instructions, took 6-10% less time (log 48).
+  template <bool VectorLanes, class Lanes, class F, class T, int Rows>
+  KOKKOS_FORCEINLINE_FUNCTION static void reduce_over_lanes(
+      const Lanes& lanes, [[maybe_unused]] int lane_count, const F& f,
+      RowSums<T, Rows>& result) {
+#ifdef __CUDA_ARCH__
+    if (VectorLanes ? lane_count == warp_size : lane_count % warp_size == 0) {
+      RowSums<T, Rows> sums;
+      Kokkos::parallel_for(lanes, [&](int lane) { f(lane, sums); });
+      if constexpr (VectorLanes) {
+        add_over_warp(sums);
+      } else {
+        add_over_team(sums, lane_count);
+      }
+      result = sums;
+      return;
+    }
+#endif
+    Kokkos::parallel_reduce(lanes, f, result);
+  }
+
+  // Teams that share rows fit twice on any multiprocessor (up to 512
+  // threads under LaunchBounds<1024, 1>, 256 under LaunchBounds<512, 2>,
+  // each with at most 34 KB of shared memory, of the 96 KB or more a
+  // multiprocessor has from compute capability 7.0) and concurrency() counts
+  // at most 2048 threads a multiprocessor, so concurrency() / 2048 teams of
+  // a row take at most half of what the device holds: two such kernels at
+  // once still progress.
+  static int max_teams_per_row(const Kokkos::Cuda& space) {
+    return std::max(1, space.concurrency() / 2048);
+  }
+
+  // Of a multiprocessor's 65536 registers, Registers a thread for teams of
+  // MaxThreads: 65536 / (MaxThreads x Registers) teams a multiprocessor.
+  template <unsigned MaxThreads, unsigned Registers>
+  using launch_bounds =
+      Kokkos::LaunchBounds<MaxThreads, 65536 / (MaxThreads * Registers)>;
+};
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif
+
+#endif

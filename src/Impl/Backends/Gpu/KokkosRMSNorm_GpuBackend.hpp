@@ -1,0 +1,152 @@
+#ifndef KOKKOSRMSNORM_IMPL_BACKENDS_GPU_GPUBACKEND_HPP
+#define KOKKOSRMSNORM_IMPL_BACKENDS_GPU_GPUBACKEND_HPP
+
+#include <algorithm>
+#include <cstddef>
+
+#include <Kokkos_Core.hpp>
+
+#include "../../KokkosRMSNorm_LaunchShape.hpp"
+#include "../KokkosRMSNorm_Portable.hpp"
+
+namespace KokkosRMSNorm::Impl {
+
+// The launch shapes of every GPU backend, tuned on an H200 (CUDA, which
+// adds its own instructions in CudaBackend); any other GPU (HIP, SYCL) runs
+// them with Kokkos's reductions, in whole warps of its own width.
+template <class ExecutionSpace>
+struct GpuBackend : PortableBackend {
+  // Lanes that run in lockstep: 32 on NVIDIA GPUs, 64 or 32 on AMD ones.
+  static int warp_width() {
+    return Kokkos::TeamPolicy<ExecutionSpace>::vector_length_max();
+  }
+
+  static constexpr bool holds_rows_in_scratch = true;
+
+  // The most team scratch a team holds its rows in: Kokkos gives a team at
+  // most 48 KB of scratch on CUDA, some of it its own.
+  static constexpr std::size_t max_row_scratch_bytes = 32768;
+
+  // Whether a team holding `bytes` of a row (or of a chunk of one) in one
+  // sweep holds them in team scratch rather than in registers: above 16 KB,
+  // where registers would leave a SM two to four such teams (bf16 8192 x
+  // 16384: 145 -> 137 us, f32 2048 x 65536 split: 348 -> 320, log 34;
+  // smaller rows ran 1-6% slower in scratch), and up to
+  // max_row_scratch_bytes.
+  static bool holds_in_scratch(std::size_t bytes) {
+    return bytes > 16384 && bytes <= max_row_scratch_bytes;
+  }
+
+  // The shape for rows of `packs_per_row` Packs of `pack_width` values,
+  // splitting rows across at most `max_teams_per_row` teams.
+  static LaunchShape choose_launch_shape(std::size_t rows,
+                                         std::size_t packs_per_row,
+                                         int pack_width,
+                                         int max_teams_per_row) {
+    const int warp = warp_width();
+    if (packs_per_row <= std::size_t(4) * warp) {
+      // Short rows: a row per vector of lanes, each lane holding
+      // packs_a_lane Packs in all. A row of a warp's Packs or fewer gets a
+      // lane a Pack (at a warp, Kokkos's reduction over the lanes needs no
+      // lane mask), and each lane holds its Pack of packs_a_lane rows at
+      // once, so that one weight Pack serves them all (torch.compile's
+      // layout: bf16 65536 x 256 as 32 lanes x 4 rows 20.7 us back to back,
+      // as 8 lanes x 4 Packs 22.0, log 45); a longer row gets as few lanes
+      // as hold it in packs_a_lane Packs a lane (f32 65536 x 256: 32 x 2,
+      // two rows of which were no faster, log 45). Teams of at least 4 rows
+      // and of 64 threads for rows held one at a time, so that teams are few
+      // enough for the block scheduler (a team per row halves the bandwidth
+      // of 65536 x 256 on an H200); teams of 32 to 128 threads holding 4
+      // rows each ran within 1% (log 45). Lanes of 16-bit Packs hold four,
+      // the sweep's best for bf16 N = 256 (4 rows 20.7 us, 2 rows 23.2, log
+      // 45); lanes of Packs of four values or fewer hold two (f32 65536 x
+      // 256: 32 x 2 35.9 us, 16 x 4 36.5, run 27), and so do the lanes of a
+      // call of at most 65536 Packs, which is latency-bound: two Packs
+      // shorten each row's chain of loads (64 x 256 f32 under graph replay:
+      // 2.6 us, against 3.3 with four, run 11).
+      const int packs_a_lane =
+          pack_width <= 4 || rows * packs_per_row <= 65536 ? 2 : 4;
+      const bool fits_a_warp = packs_per_row <= std::size_t(warp);
+      const int rows_per_thread = fits_a_warp ? packs_a_lane : 1;
+      const int packs_a_lane_a_row = packs_a_lane / rows_per_thread;
+      int lanes = 1;
+      while (lanes < warp &&
+             std::size_t(packs_a_lane_a_row) * lanes < packs_per_row) {
+        lanes *= 2;
+      }
+      const int rows_per_team = std::max(4, 64 / lanes);
+      return {ceil_div(rows, rows_per_team),
+              rows_per_team / rows_per_thread,
+              lanes,
+              rows_per_team,
+              packs_per_lane_for(packs_per_row, lanes),
+              1,
+              rows_per_thread};
+    }
+    if (packs_per_row > std::size_t(512) * 8 && max_teams_per_row > 1) {
+      // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as
+      // many as rows are long (fewer, swept twice, beyond
+      // max_teams_per_row), so a team holds its chunk in registers and x
+      // is read once. The sweeps of runs 12 and 15 found 256 x 8 the best
+      // chunk (four Packs a thread 15 points slower, sixteen no faster),
+      // and a team a row still better up to 4096 Packs.
+      constexpr std::size_t chunk = std::size_t(256) * 8;
+      const int teams =
+          std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
+      return {static_cast<int>(rows) * teams, 256, 1, 1, 8, teams};
+    }
+    if (packs_per_row <= std::size_t(512) * 8) {
+      // A team per row held in registers: four Packs a thread up to 256
+      // threads, then eight where a thread's 32 values fit its 64 registers
+      // (f32 16384 x 8192: 256 x 8 270 us, 512 x 4 281 us, run 20), so
+      // four teams share a SM instead of two. Eight 16-bit Packs a thread
+      // ran slower (bf16 8192 x 16384: 256 x 8 330 us spilling at 64
+      // registers, 190 us at 80, 512 x 4 148-153 us, runs 20 and 24), so
+      // they keep four Packs up to 512 threads.
+      const int most_threads_at_four = pack_width <= 4 ? 256 : 512;
+      const int per_lane = packs_per_lane_for(
+          packs_per_row,
+          std::min(ceil_div(ceil_div(packs_per_row, 4), warp) * warp,
+                   most_threads_at_four));
+      return {static_cast<int>(rows),
+              ceil_div(ceil_div(packs_per_row, per_lane), warp) * warp, 1, 1,
+              per_lane};
+    }
+    // Longer rows than registers hold: the largest team, two sweeps.
+    return {static_cast<int>(rows), 1024, 1, 1, 4};
+  }
+
+  // Rows per backward team, for rows of `row_bytes` bytes of x (as many of
+  // dy): as many teams as hold 8 MB of dy and x at once, at least 256 and at
+  // most 1024, so that each team walks as many rows as keep the device's
+  // memory busy and the partial weight gradients are few (H200, log 37: f32
+  // 4096 x 4096 80 -> 65 us with 256 teams of 16 rows instead of 1024 of 4,
+  // bf16 4096 x 4096 57 -> 52 with 512).
+  static int backward_rows_per_team(std::size_t rows, std::size_t row_bytes) {
+    constexpr std::size_t held_at_once = std::size_t(8) << 20;
+    const std::size_t teams =
+        std::clamp<std::size_t>(held_at_once / (2 * row_bytes), 256, 1024);
+    return std::max(1, ceil_div(rows, teams));
+  }
+
+  // About four Packs a thread, in whole warps, at most 256 threads.
+  static int backward_team_size(std::size_t packs_per_row) {
+    const int warp = warp_width();
+    return std::clamp(ceil_div(ceil_div(packs_per_row, 4), warp) * warp, warp,
+                      256);
+  }
+
+  // The vector lanes (Packs of `pack_bytes`) and threads of a team adding the
+  // partial weight gradients: 128 bytes of Packs a group, so that a warp
+  // reads whole cache lines, and 256 threads a team.
+  static int dweight_columns(std::size_t pack_bytes) {
+    return std::max<int>(1, 128 / pack_bytes);
+  }
+  static int dweight_threads(std::size_t pack_bytes) {
+    return 256 / dweight_columns(pack_bytes);
+  }
+};
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif

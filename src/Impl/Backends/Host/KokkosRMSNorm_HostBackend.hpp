@@ -1,0 +1,69 @@
+#ifndef KOKKOSRMSNORM_IMPL_BACKENDS_HOST_HOSTBACKEND_HPP
+#define KOKKOSRMSNORM_IMPL_BACKENDS_HOST_HOSTBACKEND_HPP
+
+#include <algorithm>
+#include <cstddef>
+
+#include <Kokkos_Core.hpp>
+
+#include "../../KokkosRMSNorm_LaunchShape.hpp"
+#include "../KokkosRMSNorm_Portable.hpp"
+#include "KokkosRMSNorm_HostKernel.hpp"
+
+namespace KokkosRMSNorm::Impl {
+
+// How the backends that run on the host's cores (Serial, OpenMP, Threads,
+// HPX) launch: rms_norm and add_rms_norm as HostRowsKernel, no teams; the
+// team kernels (the backward pass, and the forward ones where a caller
+// names a LaunchShape) with teams of one thread.
+struct HostBackend : PortableBackend {
+  static constexpr bool uses_team_kernels = false;
+
+  // Launches HostRowsKernel over blocks of rows of at most 16384 Packs (256
+  // KB of floats, which stay in L2 for the second sweep), and at most the
+  // rows a thread, so that every thread has rows.
+  template <class ExecutionSpace, class Math>
+  static void launch_rows(const char* label, const ExecutionSpace& space,
+                          const Math& math) {
+    const std::size_t rows = math.rows();
+    const std::size_t rows_per_block = std::max<std::size_t>(
+        1, std::min<std::size_t>(16384 / math.packs_per_row(),
+                                 ceil_div(rows, space.concurrency())));
+    Kokkos::parallel_for(
+        label,
+        Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>,
+                            Kokkos::IndexType<std::size_t>>(
+            space, 0, ceil_div(rows, rows_per_block)),
+        HostRowsKernel<Math>{math, rows_per_block});
+  }
+
+  static constexpr std::size_t max_row_scratch_bytes = 0;
+
+  static bool holds_in_scratch(std::size_t) { return false; }
+
+  static LaunchShape choose_launch_shape(std::size_t rows,
+                                         std::size_t packs_per_row,
+                                         int /*pack_width*/,
+                                         int /*max_teams_per_row*/) {
+    // A host team is one thread walking a block of rows, four Packs at a
+    // time; a row stays in cache between its two sweeps.
+    const std::size_t rows_per_team =
+        std::max<std::size_t>(1, 16384 / packs_per_row);
+    return {ceil_div(rows, rows_per_team), 1, 1,
+            static_cast<int>(rows_per_team), 4};
+  }
+
+  // A backward team per 64th of the rows.
+  static int backward_rows_per_team(std::size_t rows, std::size_t) {
+    return std::max(1, ceil_div(rows, 64));
+  }
+
+  static int backward_team_size(std::size_t) { return 1; }
+
+  static int dweight_columns(std::size_t) { return 1; }
+  static int dweight_threads(std::size_t) { return 1; }
+};
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif

@@ -1,0 +1,74 @@
+#ifndef KOKKOSRMSNORM_IMPL_BACKENDS_HOST_HOSTKERNEL_HPP
+#define KOKKOSRMSNORM_IMPL_BACKENDS_HOST_HOSTKERNEL_HPP
+
+#include <cstddef>
+
+#include <Kokkos_Core.hpp>
+
+#include "../KokkosRMSNorm_Portable.hpp"
+
+namespace KokkosRMSNorm::Impl {
+
+// Rows normalized by the host's cores, a block of whole rows a thread, with
+// no team and so no barrier: each row is swept twice, the second time from
+// cache. The sum of squares keeps `lanes` independent partial sums, the
+// first for Packs 0, P, 2P, ..., so that the compiler can hold them in
+// vector registers without reordering float additions (which it may not
+// do); they are added in one fixed order at the end of the row.
+template <class Math>
+struct HostRowsKernel {
+  using accumulation_type = typename Math::accumulation_type;
+  static constexpr int width = Math::width;
+  // Packs a step: 16 partial sums in all, an AVX-512 register of floats.
+  static constexpr int packs_a_step = width >= 16 ? 1 : 16 / width;
+
+  Math math;
+  std::size_t rows_per_block;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t block) const {
+    const std::size_t first = block * rows_per_block;
+    const std::size_t rows = math.rows();
+    const std::size_t end =
+        first + rows_per_block < rows ? first + rows_per_block : rows;
+    for (std::size_t row = first; row < end; ++row) {
+      normalize(row);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void normalize(std::size_t row) const {
+    const int packs = static_cast<int>(math.packs_per_row());
+    accumulation_type partial[packs_a_step][width] = {};
+    const auto add_squares = [&](int step, const auto& pack) {
+      for (int k = 0; k < width; ++k) {
+        const auto value = static_cast<accumulation_type>(pack.lane[k]);
+        partial[step][k] += value * value;
+      }
+    };
+    int j = 0;
+    for (; j + packs_a_step <= packs; j += packs_a_step) {
+      for (int step = 0; step < packs_a_step; ++step) {
+        add_squares(step, math.template load<PortableBackend>(row, j + step));
+      }
+    }
+    for (int step = 0; j < packs; ++j, ++step) {
+      add_squares(step, math.template load<PortableBackend>(row, j));
+    }
+    accumulation_type sum_of_squares = 0;
+    for (int step = 0; step < packs_a_step; ++step) {
+      for (int k = 0; k < width; ++k) {
+        sum_of_squares += partial[step][k];
+      }
+    }
+    const accumulation_type rstd = math.rstd(sum_of_squares);
+    math.store_rstd(row, rstd);
+    for (j = 0; j < packs; ++j) {
+      math.store_scaled(
+          row, j, math.reload(row, j), rstd,
+          math.weight.template convert<accumulation_type>(math.weight.load(j)));
+    }
+  }
+};
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif

@@ -1,0 +1,62 @@
+#ifndef KOKKOSRMSNORM_IMPL_BACKENDS_PORTABLE_HPP
+#define KOKKOSRMSNORM_IMPL_BACKENDS_PORTABLE_HPP
+
+#include <Kokkos_Core.hpp>
+
+namespace KokkosRMSNorm::Impl {
+
+// What every backend can do with Kokkos alone: loads and copies through
+// plain C++, sums over lanes through Kokkos's reductions, rows never split
+// across teams. A backend with better means hides these with its own.
+struct PortableBackend {
+  // Whether rms_norm and add_rms_norm launch the team kernels of
+  // KokkosRMSNorm_Kernel.hpp; a backend that does not has launch_rows.
+  static constexpr bool uses_team_kernels = true;
+
+  // Loads *p, the first read of x, asking the cache to keep it where the
+  // backend can.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T load_evicting_last(const T* p) {
+    return *p;
+  }
+
+  // Copies *from to *slot, in team scratch; the copies a thread made are in
+  // place once it calls wait_for_copies_to_scratch.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static void copy_to_scratch(T* slot,
+                                                          const T* from) {
+    *slot = *from;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static void wait_for_copies_to_scratch() {}
+
+  // Reduces f(lane, sums) over `lanes` (lane_count lanes, a team's threads
+  // or, VectorLanes, a thread's vector lanes) into `result`, which every
+  // lane receives.
+  template <bool VectorLanes, class Lanes, class F, class Sums>
+  KOKKOS_FORCEINLINE_FUNCTION static void reduce_over_lanes(const Lanes& lanes,
+                                                            int /*lane_count*/,
+                                                            const F& f,
+                                                            Sums& result) {
+    Kokkos::parallel_reduce(lanes, f, result);
+  }
+
+  // The most teams that may share a row, each waiting for the others (see
+  // RowSplit): such teams must all run at once, which Kokkos alone does not
+  // guarantee, so rows are not split.
+  template <class ExecutionSpace>
+  static int max_teams_per_row(const ExecutionSpace&) {
+    return 1;
+  }
+
+  // Whether a team may hold its rows in team scratch instead of registers.
+  static constexpr bool holds_rows_in_scratch = false;
+
+  // The LaunchBounds of a kernel of at most MaxThreads threads a team that
+  // needs about Registers registers a thread.
+  template <unsigned MaxThreads, unsigned /*Registers*/>
+  using launch_bounds = Kokkos::LaunchBounds<MaxThreads, 1>;
+};
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif
