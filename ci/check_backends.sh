@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds Kokkos from a source tree in the configurations KokkosRMSNorm
 # supports, then builds the project against each (warnings are errors) and
 # runs every test, so a change to src/ is checked on every backend with one

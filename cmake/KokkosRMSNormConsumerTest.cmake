@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # ctest helper: builds the main job the way a user's project would take the
 # package in, and runs it.
 #   MODE=install         install into a fresh prefix, then build

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Everything that adapts to how Kokkos and Kokkos Kernels were installed lives
 # here. A standard install (found through Kokkos_ROOT) passes through
 # untouched; the repairs below only fire on the defects they name.
@@ -98,8 +99,11 @@ macro(kokkosrmsnorm_enable_kokkos_language)
   endif()
 endmacro()
 
+# Sources that use Kokkos compile in Kokkos's language. Only a language
+# other than CXX is named: naming CXX makes CMake add -x c++, which hipcc
+# then compiles as plain C++, without HIP.
 function(kokkosrmsnorm_kokkos_sources)
-  if(Kokkos_COMPILE_LANGUAGE)
+  if(Kokkos_COMPILE_LANGUAGE AND NOT Kokkos_COMPILE_LANGUAGE STREQUAL "CXX")
     set_source_files_properties(${ARGN} PROPERTIES
       LANGUAGE ${Kokkos_COMPILE_LANGUAGE})
   endif()

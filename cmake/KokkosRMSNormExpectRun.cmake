@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # ctest helper: runs COMMAND (a ;-list) and checks its exit code against
 # EXIT_CODE and its standard output, or else its standard error, against
 # OUTPUT_REGEX (each alone: a backend's warnings on standard error, such as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The project's own code (library headers, tests, benchmarks, examples)
 # builds clean with -Wall -Wextra -Werror on g++; Kokkos, GoogleTest and
 # Google Benchmark headers come in as system headers and are not judged.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Google Benchmark harness: measures the copy ceiling first, then times every
 // implementation on every shape of the perf set, reporting microseconds per
 // call, GB/s and the share of that ceiling.

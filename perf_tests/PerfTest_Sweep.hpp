@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_PERFTEST_SWEEP_HPP
 #define KOKKOSRMSNORM_PERFTEST_SWEEP_HPP
 
@@ -80,7 +81,7 @@ void register_sweep(const Shape& shape, double copy_ceiling_gbps) {
               "workspace", Split::bytes(shape.rows, launch.teams_per_row));
           return [&buffers, launch, workspace, space = Space()](int c) {
             Impl::launch_rms_norm(
-                space,
+                "KokkosRMSNorm::PerfTest::sweep", space,
                 Impl::make_row_math<width>(buffers.x[c], Impl::None(),
                                            Impl::None(), buffers.weight,
                                            buffers.y[c], Impl::None(), eps),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Compare the C++ Kokkos RMSNorm benchmark results with PyTorch on the same shapes.
 
 Reads the Google Benchmark JSON written by the C++ harness (median aggregates only),

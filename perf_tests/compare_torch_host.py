@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Compare the host harness (KokkosRMSNorm_PerfTest_Host) with PyTorch on the CPU.
 
 Reads the Google Benchmark JSON of the host harness (medians), times PyTorch on the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds, checks and measures KokkosRMSNorm on a CUDA GPU, the same way every
 # time, so that each performance change is judged by one call.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The host record: times rms_norm on the host backend (OpenMP) of a build
 # that has a GPU backend beside it (so that bf16 is 16 bits wide on the host
 # too), against a parallel copy of the same shape in the same process and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_ADDRMSNORM_HPP
 #define KOKKOSRMSNORM_ADDRMSNORM_HPP
 
@@ -27,8 +28,8 @@ template <
 void add_rms_norm(const ExecutionSpace& space, const XView& x,
                   const ResidualView& residual, const SumView& sum,
                   const Weight& weight, const YView& y, double eps) {
-  Impl::rms_norm_forward("add_rms_norm", space, x, residual, sum, weight, y,
-                         Impl::None(), eps, nullptr);
+  Impl::rms_norm_forward("KokkosRMSNorm::add_rms_norm", space, x, residual, sum,
+                         weight, y, Impl::None(), eps, nullptr);
 }
 
 template <
@@ -39,8 +40,8 @@ void add_rms_norm(const ExecutionSpace& space, const XView& x,
                   const ResidualView& residual, const SumView& sum,
                   const Weight& weight, const YView& y, double eps,
                   const RstdView& rstd) {
-  Impl::rms_norm_forward("add_rms_norm", space, x, residual, sum, weight, y,
-                         rstd, eps, nullptr);
+  Impl::rms_norm_forward("KokkosRMSNorm::add_rms_norm", space, x, residual, sum,
+                         weight, y, rstd, eps, nullptr);
 }
 
 /// The same, splitting long rows across teams as rms_norm does with a
@@ -53,8 +54,8 @@ void add_rms_norm(const ExecutionSpace& space, const XView& x,
                   const ResidualView& residual, const SumView& sum,
                   const Weight& weight, const YView& y, double eps,
                   Workspace<ExecutionSpace>& workspace) {
-  Impl::rms_norm_forward("add_rms_norm", space, x, residual, sum, weight, y,
-                         Impl::None(), eps, &workspace);
+  Impl::rms_norm_forward("KokkosRMSNorm::add_rms_norm", space, x, residual, sum,
+                         weight, y, Impl::None(), eps, &workspace);
 }
 
 template <
@@ -65,8 +66,8 @@ void add_rms_norm(const ExecutionSpace& space, const XView& x,
                   const ResidualView& residual, const SumView& sum,
                   const Weight& weight, const YView& y, double eps,
                   const RstdView& rstd, Workspace<ExecutionSpace>& workspace) {
-  Impl::rms_norm_forward("add_rms_norm", space, x, residual, sum, weight, y,
-                         rstd, eps, &workspace);
+  Impl::rms_norm_forward("KokkosRMSNorm::add_rms_norm", space, x, residual, sum,
+                         weight, y, rstd, eps, &workspace);
 }
 
 /// add_rms_norm on a default instance of x's execution space.

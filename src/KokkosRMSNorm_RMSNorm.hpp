@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_RMSNORM_HPP
 #define KOKKOSRMSNORM_RMSNORM_HPP
 
@@ -31,8 +32,8 @@ template <
     class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
 void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
               const YView& y, double eps) {
-  Impl::rms_norm_forward("rms_norm", space, x, Impl::None(), Impl::None(),
-                         weight, y, Impl::None(), eps, nullptr);
+  Impl::rms_norm_forward("KokkosRMSNorm::rms_norm", space, x, Impl::None(),
+                         Impl::None(), weight, y, Impl::None(), eps, nullptr);
 }
 
 /// The same, also storing each row's rstd(i) to rstd: a View of x's leading
@@ -43,8 +44,8 @@ template <
     class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
 void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
               const YView& y, double eps, const RstdView& rstd) {
-  Impl::rms_norm_forward("rms_norm", space, x, Impl::None(), Impl::None(),
-                         weight, y, rstd, eps, nullptr);
+  Impl::rms_norm_forward("KokkosRMSNorm::rms_norm", space, x, Impl::None(),
+                         Impl::None(), weight, y, rstd, eps, nullptr);
 }
 
 /// The same, splitting long rows across teams where the backend allows it
@@ -59,8 +60,9 @@ template <
 void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
               const YView& y, double eps,
               Workspace<ExecutionSpace>& workspace) {
-  Impl::rms_norm_forward("rms_norm", space, x, Impl::None(), Impl::None(),
-                         weight, y, Impl::None(), eps, &workspace);
+  Impl::rms_norm_forward("KokkosRMSNorm::rms_norm", space, x, Impl::None(),
+                         Impl::None(), weight, y, Impl::None(), eps,
+                         &workspace);
 }
 
 template <
@@ -70,8 +72,8 @@ template <
 void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
               const YView& y, double eps, const RstdView& rstd,
               Workspace<ExecutionSpace>& workspace) {
-  Impl::rms_norm_forward("rms_norm", space, x, Impl::None(), Impl::None(),
-                         weight, y, rstd, eps, &workspace);
+  Impl::rms_norm_forward("KokkosRMSNorm::rms_norm", space, x, Impl::None(),
+                         Impl::None(), weight, y, rstd, eps, &workspace);
 }
 
 /// rms_norm on a default instance of x's execution space.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_WEIGHT_HPP
 #define KOKKOSRMSNORM_WEIGHT_HPP
 

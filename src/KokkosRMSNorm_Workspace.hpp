@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_WORKSPACE_HPP
 #define KOKKOSRMSNORM_WORKSPACE_HPP
 

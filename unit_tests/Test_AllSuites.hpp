@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_TEST_ALLSUITES_HPP
 #define KOKKOSRMSNORM_TEST_ALLSUITES_HPP
 
@@ -9,6 +10,7 @@
 #include "Test_InvalidArguments.hpp"
 #include "Test_Numerics.hpp"
 #include "Test_Options.hpp"
+#include "Test_Profiling.hpp"
 #include "Test_RMSNorm.hpp"
 #include "Test_Randomized.hpp"
 #include "Test_Workspace.hpp"
@@ -39,6 +41,8 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Name, BackwardTest,                    \
                                  KokkosRMSNorm::Test::CasesFor<Space>); \
   INSTANTIATE_TYPED_TEST_SUITE_P(Name, WorkspaceTest,                   \
+                                 KokkosRMSNorm::Test::CasesFor<Space>); \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Name, ProfilingTest,                   \
                                  KokkosRMSNorm::Test::CasesFor<Space>); \
   KOKKOSRMSNORM_INSTANTIATE_KOKKOSKERNELS_TESTS(Name, Space)
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_TEST_OPTIONS_HPP
 #define KOKKOSRMSNORM_TEST_OPTIONS_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_TEST_RMSNORM_HPP
 #define KOKKOSRMSNORM_TEST_RMSNORM_HPP
 
@@ -157,7 +158,7 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
       using Split = Impl::RowSplit<
           Impl::accumulation_type_t<typename TypeParam::value_type>>;
       Impl::launch_rms_norm(
-          Space(),
+          "KokkosRMSNorm::Test::EveryLaunchShape", Space(),
           Impl::make_row_math<1>(x, Impl::None(), Impl::None(), weight, y,
                                  Impl::None(), 1e-6),
           shape,

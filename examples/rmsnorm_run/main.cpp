@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // rmsnorm_run: normalizes a seeded random rows x N matrix with KokkosRMSNorm
 // on the default execution space and checks it against a host reference.
 // Prints the Kokkos version and backend first and True or False last.
@@ -23,6 +24,7 @@ struct Options {
 
 const char* const usage =
     "usage: rmsnorm_run [--M rows] [--N row_length] [--eps eps] [--seed s]\n"
+    "                   [Kokkos flags such as --kokkos-num-threads=4]\n"
     "  defaults: --M 64 --N 256 --eps 1e-6 --seed 12345\n";
 
 // Reads a whole number with `read` (std::stoull, std::stod); false on
@@ -52,21 +54,24 @@ bool parse_real(const std::string& text, double& value) {
   });
 }
 
-// Parses "--flag value" pairs; false on anything it does not understand.
-bool parse(int argc, char** argv, Options& options) {
-  if (argc % 2 == 0)
-    return false;
+// Parses "--flag value" pairs into `options`; returns what it could not
+// understand, or an empty string.
+std::string parse(int argc, char** argv, Options& options) {
   for (int i = 1; i < argc; i += 2) {
-    const std::string flag = argv[i], value = argv[i + 1];
+    const std::string flag = argv[i];
+    if (flag != "--M" && flag != "--N" && flag != "--seed" && flag != "--eps")
+      return "unknown flag " + flag;
+    if (i + 1 == argc)
+      return flag + " needs a value";
+    const std::string value = argv[i + 1];
     const bool parsed = flag == "--M"      ? parse_count(value, options.rows)
                         : flag == "--N"    ? parse_count(value, options.n)
                         : flag == "--seed" ? parse_count(value, options.seed)
-                        : flag == "--eps"  ? parse_real(value, options.eps)
-                                           : false;
+                                           : parse_real(value, options.eps);
     if (!parsed)
-      return false;
+      return "bad value for " + flag + ": " + value;
   }
-  return true;
+  return {};
 }
 
 // Runs rms_norm and compares with a double reference on the host, with
@@ -119,18 +124,22 @@ bool run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options options;
   for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--help") {
+    const std::string flag = argv[i];
+    if (flag == "-h" || flag == "--help") {
       std::cout << usage;
       return 0;
     }
   }
-  if (!parse(argc, argv, options)) {
-    std::cerr << usage;
+  // Kokkos first: it takes its own flags (--kokkos-num-threads, ...) out of
+  // argv, leaving ours.
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  Options options;
+  const std::string error = parse(argc, argv, options);
+  if (!error.empty()) {
+    std::cerr << "rmsnorm_run: " << error << '\n' << usage;
     return 2;
   }
-  Kokkos::ScopeGuard kokkos;
   std::cout << "Kokkos " << KOKKOS_VERSION / 10000 << '.'
             << KOKKOS_VERSION / 100 % 100 << '.' << KOKKOS_VERSION % 100
             << ", backend " << Kokkos::DefaultExecutionSpace::name() << '\n';

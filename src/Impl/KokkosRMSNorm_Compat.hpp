@@ -1,9 +1,15 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_IMPL_COMPAT_HPP
 #define KOKKOSRMSNORM_IMPL_COMPAT_HPP
 
 // The few places where Kokkos 3.4 and Kokkos 4.x spell things differently.
 
+#include <string>
+
 #include <Kokkos_Core.hpp>
+#if KOKKOS_VERSION >= 40100
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+#endif
 
 // bhalf_t arrived in Kokkos 3.6.
 #if KOKKOS_VERSION >= 30600
@@ -22,6 +28,22 @@ KOKKOS_INLINE_FUNCTION T rsqrt(T value) {
   return T(1) / Kokkos::Experimental::sqrt(value);
 #endif
 }
+
+// A Kokkos Tools profiling region open for the object's lifetime: Kokkos's
+// ScopedRegion (4.1 on), or the push and pop it wraps before.
+#if KOKKOS_VERSION >= 40100
+using ProfilingRegion = Kokkos::Profiling::ScopedRegion;
+#else
+class ProfilingRegion {
+ public:
+  explicit ProfilingRegion(const std::string& name) {
+    Kokkos::Profiling::pushRegion(name);
+  }
+  ~ProfilingRegion() { Kokkos::Profiling::popRegion(); }
+  ProfilingRegion(const ProfilingRegion&) = delete;
+  ProfilingRegion& operator=(const ProfilingRegion&) = delete;
+};
+#endif
 
 }  // namespace KokkosRMSNorm::Impl
 

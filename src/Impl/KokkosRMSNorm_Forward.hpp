@@ -1,10 +1,12 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_IMPL_FORWARD_HPP
 #define KOKKOSRMSNORM_IMPL_FORWARD_HPP
 
 #include <Kokkos_Core.hpp>
 
 #include "Backends/KokkosRMSNorm_Backend.hpp"
-#include "KokkosRMSNorm_Kernel.hpp"
+#include "KokkosRMSNorm_Compat.hpp"
+#include "KokkosRMSNorm_ForwardKernel.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
@@ -25,11 +27,12 @@ namespace KokkosRMSNorm::Impl {
 // sweeping each row twice (run 12), held in scratch faster (bf16 2048 x 65536:
 // 180 -> 169 us, 256 x 262144: 117 -> 92, log 34).
 template <class ExecutionSpace, class Math>
-void launch_in_chosen_shape(const ExecutionSpace& space, const Math& math,
+void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
+                            const Math& math,
                             Workspace<ExecutionSpace>* workspace) {
   using backend = Backend<ExecutionSpace>;
   if constexpr (!backend::uses_team_kernels) {
-    backend::launch_rows("KokkosRMSNorm::rms_norm", space, math);
+    backend::launch_rows(label, space, math);
   } else {
     constexpr bool splits =
         sizeof(typename Math::value_type) >= 4 || Math::loads_x_as_stored;
@@ -38,7 +41,7 @@ void launch_in_chosen_shape(const ExecutionSpace& space, const Math& math,
         workspace && splits ? max_teams_per_row(space) : 1);
     using Split = RowSplit<typename Math::accumulation_type>;
     launch_rms_norm(
-        space, math, shape,
+        label, space, math, shape,
         shape.teams_per_row > 1
             ? workspace
                   ->reserve(space,
@@ -48,7 +51,9 @@ void launch_in_chosen_shape(const ExecutionSpace& space, const Math& math,
   }
 }
 
-// What rms_norm and add_rms_norm share: check every argument, then launch
+// What rms_norm and add_rms_norm share, in a profiling region and with
+// kernels named after `function` ("KokkosRMSNorm::rms_norm"): check every
+// argument, then launch
 // one kernel over rows of 16-byte Packs where every row argument and the
 // weight allow it, element by element otherwise. residual, sum and rstd
 // may be None, workspace null.
@@ -59,6 +64,7 @@ void rms_norm_forward(
     const ResidualView& residual, const SumView& sum, const Weight& weight,
     const YView& y, const RstdView& rstd, double eps,
     Workspace<typename ExecutionSpace::execution_space>* workspace) {
+  const ProfilingRegion region(function);
   const auto weight_values = weight_view(weight);
   require_row_views<ExecutionSpace, XView, ResidualView, SumView, YView>();
   require_writable<SumView, YView, RstdView>();
@@ -90,12 +96,12 @@ void rms_norm_forward(
       rows_fit_packs<width>(sum_rows) && rows_fit_packs<width>(y_rows) &&
       row_fits_packs<width>(weight_values)) {
     launch_in_chosen_shape(
-        space,
+        function, space,
         make_row_math<width>(x_rows, residual_rows, sum_rows, weight, y_rows,
                              rstd_values, eps),
         workspace);
   } else {
-    launch_in_chosen_shape(space,
+    launch_in_chosen_shape(function, space,
                            make_row_math<1>(x_rows, residual_rows, sum_rows,
                                             weight, y_rows, rstd_values, eps),
                            workspace);

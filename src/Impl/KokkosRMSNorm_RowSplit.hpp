@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_IMPL_ROWSPLIT_HPP
 #define KOKKOSRMSNORM_IMPL_ROWSPLIT_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_IMPL_VALIDATE_HPP
 #define KOKKOSRMSNORM_IMPL_VALIDATE_HPP
 
@@ -13,7 +14,8 @@
 namespace KokkosRMSNorm::Impl {
 
 // What only the values can tell, checked before anything is launched. Each
-// error names the entry point, the argument and the extents involved.
+// error names the entry point (`function`, as "KokkosRMSNorm::rms_norm"),
+// the argument and the extents involved.
 
 template <class View>
 std::string extents_of(const View& view) {
@@ -28,8 +30,7 @@ std::string extents_of(const View& view) {
 
 [[noreturn]] inline void throw_invalid(const char* function,
                                        const std::string& message) {
-  throw std::invalid_argument(std::string("KokkosRMSNorm::") + function + ": " +
-                              message);
+  throw std::invalid_argument(std::string(function) + ": " + message);
 }
 
 // A row argument has x's extents.

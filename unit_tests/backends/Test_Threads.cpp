@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "Test_AllSuites.hpp"
 
 namespace KokkosRMSNorm::Test {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must not compile: y is const.
 #include <KokkosRMSNorm.hpp>
 

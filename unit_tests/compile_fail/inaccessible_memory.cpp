@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must not compile: the host cannot run on device-only memory.
 #include <KokkosRMSNorm.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must not compile: rstd of float x must hold float, not double.
 #include <KokkosRMSNorm.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must not compile: int is not a supported value type.
 #include <KokkosRMSNorm.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must not compile: x holds double, y float.
 #include <KokkosRMSNorm.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must not compile: a weightless RMSNorm has no weight gradient.
 #include <KokkosRMSNorm.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must not compile: weight is rank 2.
 #include <KokkosRMSNorm.hpp>
 

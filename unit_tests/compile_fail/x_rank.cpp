@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Must not compile: x is rank 1.
 #include <KokkosRMSNorm.hpp>
 

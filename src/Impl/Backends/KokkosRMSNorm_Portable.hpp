@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #ifndef KOKKOSRMSNORM_IMPL_BACKENDS_PORTABLE_HPP
 #define KOKKOSRMSNORM_IMPL_BACKENDS_PORTABLE_HPP
 
@@ -10,7 +11,7 @@ namespace KokkosRMSNorm::Impl {
 // across teams. A backend with better means hides these with its own.
 struct PortableBackend {
   // Whether rms_norm and add_rms_norm launch the team kernels of
-  // KokkosRMSNorm_Kernel.hpp; a backend that does not has launch_rows.
+  // KokkosRMSNorm_ForwardKernel.hpp; a backend that does not has launch_rows.
   static constexpr bool uses_team_kernels = true;
 
   // Loads *p, the first read of x, asking the cache to keep it where the

@@ -1,5 +1,6 @@
-#ifndef KOKKOSRMSNORM_IMPL_KERNEL_HPP
-#define KOKKOSRMSNORM_IMPL_KERNEL_HPP
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef KOKKOSRMSNORM_IMPL_FORWARDKERNEL_HPP
+#define KOKKOSRMSNORM_IMPL_FORWARDKERNEL_HPP
 
 #include <cstddef>
 #include <type_traits>
@@ -385,11 +386,12 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
   }
 };
 
-// Launches the kernel `shape` names for `math`; `workspace` holds
-// RowSplit::bytes when the shape splits rows.
+// Launches the kernel `shape` names for `math`, labelled `label`; `workspace`
+// holds RowSplit::bytes when the shape splits rows.
 template <class ExecutionSpace, class Math>
-void launch_rms_norm(const ExecutionSpace& space, const Math& math,
-                     const LaunchShape& shape, std::byte* workspace) {
+void launch_rms_norm(const char* label, const ExecutionSpace& space,
+                     const Math& math, const LaunchShape& shape,
+                     std::byte* workspace) {
   const bool team_per_row = shape.rows_per_team == 1;
   const int lane_count = team_per_row ? shape.team_size : shape.vector_length;
   // Packs a team covers: a row, or a chunk of one.
@@ -399,7 +401,7 @@ void launch_rms_norm(const ExecutionSpace& space, const Math& math,
     using Policy =
         Kokkos::TeamPolicy<ExecutionSpace, typename Kernel::launch_bounds>;
     Kokkos::parallel_for(
-        "KokkosRMSNorm::rms_norm",
+        label,
         Policy(space, shape.league_size, shape.team_size, shape.vector_length)
             .set_scratch_size(
                 0, Kokkos::PerTeam(Kernel::scratch_bytes(lane_count))),
