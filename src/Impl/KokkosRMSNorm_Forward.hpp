@@ -53,10 +53,9 @@ void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
 
 // What rms_norm and add_rms_norm share, in a profiling region and with
 // kernels named after `function` ("KokkosRMSNorm::rms_norm"): check every
-// argument, then launch
-// one kernel over rows of 16-byte Packs where every row argument and the
-// weight allow it, element by element otherwise. residual, sum and rstd
-// may be None, workspace null.
+// argument, then launch one kernel over rows of 16-byte Packs where every
+// row argument and the weight allow it, element by element otherwise.
+// residual, sum and rstd may be None, workspace null.
 template <class ExecutionSpace, class XView, class ResidualView, class SumView,
           class Weight, class YView, class RstdView>
 void rms_norm_forward(
