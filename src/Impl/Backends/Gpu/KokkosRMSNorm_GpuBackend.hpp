@@ -141,7 +141,7 @@ struct GpuBackend : PortableBackend {
   // partial weight gradients: 128 bytes of Packs a group, so that a warp
   // reads whole cache lines, and 256 threads a team.
   static int dweight_columns(std::size_t pack_bytes) {
-    return std::max<int>(1, 128 / pack_bytes);
+    return std::max(1, static_cast<int>(128 / pack_bytes));
   }
   static int dweight_threads(std::size_t pack_bytes) {
     return 256 / dweight_columns(pack_bytes);
