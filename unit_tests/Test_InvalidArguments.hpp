@@ -89,6 +89,21 @@ TYPED_TEST_P(InvalidArgumentsTest, Eps) {
                         "x extents (4, 8)");
   this->expect_rejected(4, 8, 4, 8, 8, std::numeric_limits<double>::quiet_NaN(),
                         "eps", "nan", "x extents (4, 8)");
+  this->expect_rejected(4, 8, 4, 8, 8, std::numeric_limits<double>::infinity(),
+                        "eps must be a finite", "inf", "x extents (4, 8)");
+  // 1e-50 is 0 in float, the accumulation type of every type but double,
+  // where it is a valid eps.
+  using Accumulation =
+      Impl::accumulation_type_t<typename TypeParam::value_type>;
+  if constexpr (std::is_same_v<Accumulation, float>) {
+    this->expect_rejected(4, 8, 4, 8, 8, 1e-50,
+                          "eps is positive but 0 in the accumulation type",
+                          "1e-50", "x extents (4, 8)");
+  } else {
+    typename TypeParam::matrix x("x", 4, 8), y("y", 4, 8);
+    typename TypeParam::vector weight("weight", 8);
+    EXPECT_NO_THROW(rms_norm(x, weight, y, 1e-50));
+  }
 }
 
 TYPED_TEST_P(InvalidArgumentsTest, EmptyViewsAreANoOp) {

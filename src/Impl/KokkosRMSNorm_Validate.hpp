@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "KokkosRMSNorm_None.hpp"
+#include "KokkosRMSNorm_Numerics.hpp"
 
 namespace KokkosRMSNorm::Impl {
 
@@ -78,12 +79,20 @@ void require_one_per_row(const char* function, const char* name,
   }
 }
 
+// eps is finite and not negative, and a positive eps stays positive in the
+// accumulation type (1e-50 is 0 in float), where it guards 1 / sqrt(mean).
 template <class XView>
 void require_valid_eps(const char* function, double eps, const XView& x) {
-  if (std::isnan(eps) || eps < 0) {
+  using Accumulation =
+      accumulation_type_t<typename XView::non_const_value_type>;
+  const char* problem = !std::isfinite(eps) || eps < 0
+                            ? "eps must be a finite, non-negative number"
+                        : eps > 0 && static_cast<Accumulation>(eps) == 0
+                            ? "eps is positive but 0 in the accumulation type"
+                            : nullptr;
+  if (problem) {
     std::ostringstream out;
-    out << "eps must be a non-negative number, got " << eps << " (x extents "
-        << extents_of(x) << ")";
+    out << problem << ", got " << eps << " (x extents " << extents_of(x) << ")";
     throw_invalid(function, out.str());
   }
 }
