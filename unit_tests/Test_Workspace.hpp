@@ -2,6 +2,7 @@
 #ifndef KOKKOSRMSNORM_TEST_WORKSPACE_HPP
 #define KOKKOSRMSNORM_TEST_WORKSPACE_HPP
 
+#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <string>
@@ -98,7 +99,41 @@ TYPED_TEST_P(WorkspaceTest, AddRMSNormInPlace) {
   }
 }
 
-REGISTER_TYPED_TEST_SUITE_P(WorkspaceTest, RMSNormWithRstd, AddRMSNormInPlace);
+TYPED_TEST_P(WorkspaceTest, Release) {
+  // release() frees the memory; the next call that needs some allocates it
+  // again and gives the bits a workspace never released gives (the weight
+  // gradient is deterministic).
+  using Space = typename TestFixture::Space;
+  Workspace<Space> released, fresh;
+  EXPECT_GE(released.reserve(Space(), 4096).extent(0), 4096u);
+  released.release();
+  EXPECT_EQ(released.reserve(Space(), 0).extent(0), 0u);
+  const std::size_t rows = 5, n = 300;
+  typename TypeParam::matrix dy("dy", rows, n), x("x", rows, n),
+      dx("dx", rows, n);
+  typename TypeParam::vector weight("weight", n), dweight("dweight", n),
+      dweight_fresh("dweight_fresh", n);
+  Kokkos::View<typename TestFixture::Accumulation*, Space> rstd("rstd", rows);
+  Testing::fill_uniform(dy, 1);
+  Testing::fill_uniform(x, 2);
+  Testing::fill_uniform(weight, 3);
+  Testing::poison(dweight, TestFixture::nan);
+  Testing::poison(dweight_fresh, TestFixture::nan);
+  rms_norm(Space(), x, weight, dx, TestFixture::eps, rstd);
+  rms_norm_backward(Space(), dy, x, weight, rstd, dx, dweight, released);
+  rms_norm_backward(Space(), dy, x, weight, rstd, dx, dweight_fresh, fresh);
+  Space().fence();
+  EXPECT_GT(released.reserve(Space(), 0).extent(0), 0u);
+  const auto got = Testing::to_host_doubles_1d(dweight);
+  const auto expected = Testing::to_host_doubles_1d(dweight_fresh);
+  for (std::size_t j = 0; j < n; ++j) {
+    ASSERT_FALSE(std::isnan(expected(j))) << "dweight(" << j << ") unset";
+    ASSERT_EQ(got(j), expected(j)) << "dweight(" << j << ")";
+  }
+}
+
+REGISTER_TYPED_TEST_SUITE_P(WorkspaceTest, RMSNormWithRstd, AddRMSNormInPlace,
+                            Release);
 
 }  // namespace KokkosRMSNorm::Test
 
