@@ -139,6 +139,64 @@ TYPED_TEST_P(InvalidArgumentsTest, Rank3RowsNotEvenlySpaced) {
                         right ? "x extents (4, 3, 8)" : "x extents (3, 4, 8)");
 }
 
+TYPED_TEST_P(InvalidArgumentsTest, Rank3ArgumentsInAnotherRowOrder) {
+  // x and y rank 3 in the case's layout, one further argument in the other
+  // layout: its (batch, sequence) rows lie in the other order, so row i of
+  // it is not row i of x (an rstd of the other layout would be written past
+  // its end). Each call is rejected, naming the argument, and writes
+  // nothing.
+  using T = typename TypeParam::value_type;
+  using Space = typename TypeParam::execution_space;
+  using Layout = typename TypeParam::layout;
+  using Other = std::conditional_t<std::is_same_v<Layout, Kokkos::LayoutRight>,
+                                   Kokkos::LayoutLeft, Kokkos::LayoutRight>;
+  using Accumulation = Impl::accumulation_type_t<T>;
+  const double sentinel = TestFixture::sentinel;
+  Kokkos::View<T***, Layout, Space> x("x", 3, 5, 8), y("y", 3, 5, 8),
+      good("good", 3, 5, 8);
+  Kokkos::View<T***, Other, Space> other("other", 3, 5, 8);
+  Kokkos::View<Accumulation**, Layout, Space> rstd("rstd", 3, 5);
+  Kokkos::View<Accumulation**, Other, Space> other_rstd("other rstd", 3, 5);
+  typename TypeParam::vector weight("weight", 8), dweight("dweight", 8);
+  Testing::fill_uniform(weight, 1);
+  Kokkos::deep_copy(x, T(1));
+  Kokkos::deep_copy(good, T(1));
+  Kokkos::deep_copy(rstd, Accumulation(1));
+  const Space space;
+  Workspace<Space> workspace;
+  Testing::poison(y, sentinel);
+  Testing::poison(other_rstd, sentinel);
+  Testing::poison(dweight, sentinel);
+  expect_invalid([&] { rms_norm(space, x, weight, y, 1e-6, other_rstd); },
+                 "rms_norm", "rstd extents (3, 5)", "row order");
+  expect_invalid([&] { add_rms_norm(space, x, other, good, weight, y, 1e-6); },
+                 "add_rms_norm", "residual extents (3, 5, 8)", "row order");
+  expect_invalid([&] { add_rms_norm(space, x, good, other, weight, y, 1e-6); },
+                 "add_rms_norm", "sum extents (3, 5, 8)", "row order");
+  expect_invalid(
+      [&] {
+        rms_norm_backward(space, other, x, weight, rstd, y, dweight, workspace);
+      },
+      "rms_norm_backward", "dy extents (3, 5, 8)", "row order");
+  expect_invalid(
+      [&] {
+        rms_norm_backward(space, good, x, weight, other_rstd, y, dweight,
+                          workspace);
+      },
+      "rms_norm_backward", "rstd extents (3, 5)", "row order");
+  const auto expect_unwritten = [&](const auto& view, const char* name) {
+    const auto host =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+    for (std::size_t i = 0; i < host.size(); ++i) {
+      ASSERT_EQ(double(host.data()[i]), sentinel)
+          << name << " written at " << i;
+    }
+  };
+  expect_unwritten(y, "y");
+  expect_unwritten(other_rstd, "rstd");
+  expect_unwritten(dweight, "dweight");
+}
+
 TYPED_TEST_P(InvalidArgumentsTest, OtherArguments) {
   // The residual, sum, rstd, dy, dx and dweight arguments of each entry
   // point are checked the same way, and a rejected call writes nothing.
@@ -207,7 +265,7 @@ TYPED_TEST_P(InvalidArgumentsTest, OtherArguments) {
 
 REGISTER_TYPED_TEST_SUITE_P(InvalidArgumentsTest, YExtentsDiffer, WeightLength,
                             Eps, EmptyViewsAreANoOp, Rank3RowsNotEvenlySpaced,
-                            OtherArguments);
+                            Rank3ArgumentsInAnotherRowOrder, OtherArguments);
 
 }  // namespace KokkosRMSNorm::Test
 

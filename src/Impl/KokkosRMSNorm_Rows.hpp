@@ -64,8 +64,10 @@ void require_row_order(const char* function, const char* name, const View& view,
     if (!has_row_order<RowRank>(view, order)) {
       throw_invalid(function,
                     std::string(name) + " extents " + extents_of(view) +
-                        " do not space their rows like x and y; pass a "
-                        "contiguous View");
+                        " do not take the row order of x and y (" +
+                        (order == RowOrder::batch_major ? "batch-major"
+                                                        : "sequence-major") +
+                        "); pass a View of x's layout");
     }
   }
 }
