@@ -46,8 +46,9 @@ struct HostBackend : PortableBackend {
                                          std::size_t packs_per_row,
                                          int /*pack_width*/,
                                          int /*max_teams_per_row*/) {
-    // A host team is one thread walking a block of rows, four Packs at a
-    // time; a row stays in cache between its two sweeps.
+    // Where a host runs the team kernels in a shape chosen here (the perf
+    // harness's launch floor): a team is one thread walking a block of rows,
+    // four Packs at a time; a row stays in cache between its two sweeps.
     const std::size_t rows_per_team =
         std::max<std::size_t>(1, 16384 / packs_per_row);
     return {ceil_div(rows, rows_per_team), 1, 1,

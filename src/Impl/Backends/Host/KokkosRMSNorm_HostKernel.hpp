@@ -12,10 +12,11 @@ namespace KokkosRMSNorm::Impl {
 
 // Rows normalized by the host's cores, a block of whole rows a thread, with
 // no team and so no barrier: each row is swept twice, the second time from
-// cache. The sum of squares keeps `lanes` independent partial sums, the
-// first for Packs 0, P, 2P, ..., so that the compiler can hold them in
-// vector registers without reordering float additions (which it may not
-// do); they are added in one fixed order at the end of the row.
+// cache. The sum of squares keeps packs_a_step x width independent partial
+// sums (partial[s] for Packs s, s + packs_a_step, ...), so that the compiler
+// holds them in vector registers without reordering float additions, which
+// it may not do (it does: LOG 59); they are added in one fixed order at the
+// end of the row.
 template <class Math>
 struct HostRowsKernel {
   using accumulation_type = typename Math::accumulation_type;
