@@ -33,6 +33,17 @@ void expect_invalid(const Call& call, const Words&... words) {
   }
 }
 
+// Expects every element of `view` (any rank, any space) to hold `sentinel`:
+// a rejected call wrote nothing to it.
+template <class View>
+void expect_unwritten(const View& view, double sentinel, const char* name) {
+  const auto host =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    ASSERT_EQ(double(host.data()[i]), sentinel) << name << " written at " << i;
+  }
+}
+
 template <class Case>
 class InvalidArgumentsTest : public ::testing::Test {
  protected:
@@ -50,11 +61,7 @@ class InvalidArgumentsTest : public ::testing::Test {
     expect_invalid(
         [&] { rms_norm(typename Case::execution_space(), x, weight, y, eps); },
         words...);
-    const auto y_host =
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_allocation);
-    for (std::size_t i = 0; i < y_host.size(); ++i) {
-      ASSERT_EQ(double(y_host.data()[i]), sentinel) << "y written at " << i;
-    }
+    expect_unwritten(y_allocation, sentinel, "y");
   }
 
   // The same for rank-2 Views of the given extents, x and weight seeded.
@@ -184,17 +191,9 @@ TYPED_TEST_P(InvalidArgumentsTest, Rank3ArgumentsInAnotherRowOrder) {
                           workspace);
       },
       "rms_norm_backward", "rstd extents (3, 5)", "row order");
-  const auto expect_unwritten = [&](const auto& view, const char* name) {
-    const auto host =
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-    for (std::size_t i = 0; i < host.size(); ++i) {
-      ASSERT_EQ(double(host.data()[i]), sentinel)
-          << name << " written at " << i;
-    }
-  };
-  expect_unwritten(y, "y");
-  expect_unwritten(other_rstd, "rstd");
-  expect_unwritten(dweight, "dweight");
+  expect_unwritten(y, sentinel, "y");
+  expect_unwritten(other_rstd, sentinel, "rstd");
+  expect_unwritten(dweight, sentinel, "dweight");
 }
 
 TYPED_TEST_P(InvalidArgumentsTest, OtherArguments) {
@@ -249,18 +248,8 @@ TYPED_TEST_P(InvalidArgumentsTest, OtherArguments) {
                           workspace);
       },
       "rms_norm_backward", "dweight extents (7)", "x extents (4, 8)");
-  const auto written = [&](const auto& view) {
-    const auto host =
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-    for (std::size_t i = 0; i < host.size(); ++i) {
-      if (double(host.data()[i]) != sentinel) {
-        return true;
-      }
-    }
-    return false;
-  };
-  EXPECT_FALSE(written(out));
-  EXPECT_FALSE(written(dweight));
+  expect_unwritten(out, sentinel, "out");
+  expect_unwritten(dweight, sentinel, "dweight");
 }
 
 REGISTER_TYPED_TEST_SUITE_P(InvalidArgumentsTest, YExtentsDiffer, WeightLength,
