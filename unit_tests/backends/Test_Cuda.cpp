@@ -7,46 +7,12 @@
 
 #include <cuda_runtime.h>
 
-#include "Test_Cases.hpp"
+#include <KokkosRMSNorm.hpp>
+#include <KokkosRMSNorm_Testing_Inputs.hpp>
+
+#include "Test_Cuda.hpp"
 
 namespace KokkosRMSNorm::Test {
-
-// 16-bit types, tested on CUDA only: on host-only Kokkos builds half_t is
-// plain float. y is rounded to T once, so its error is at most half an ulp
-// of T (2^-9 for bf16's 8 significant bits, 2^-12 for fp16's 11) on top of
-// the float computation's; rtol is twice that half ulp. fp16 results below
-// its smallest normal (6.1e-5) are subnormal, spaced 2^-24 apart: atol.
-template <>
-struct Tolerance<Kokkos::Experimental::half_t> {
-  static constexpr double rtol = 5e-4;
-  static constexpr double atol = 6e-8;
-  static constexpr double tiny = 1e-2, huge = 1e4;
-};
-template <>
-struct Tolerance<Kokkos::Experimental::bhalf_t> {
-  static constexpr double rtol = 4e-3;
-  static constexpr double atol = FLT_MIN;
-  static constexpr double tiny = 1e-15, huge = 1e15;
-};
-
-}  // namespace KokkosRMSNorm::Test
-
-#include "Test_AllSuites.hpp"
-
-namespace KokkosRMSNorm::Test {
-
-KOKKOSRMSNORM_INSTANTIATE_TESTS(Cuda, Kokkos::Cuda)
-
-using SixteenBitCases = ::testing::Types<
-    Case<Kokkos::Cuda, Kokkos::Experimental::half_t, Kokkos::LayoutRight>,
-    Case<Kokkos::Cuda, Kokkos::Experimental::bhalf_t, Kokkos::LayoutRight>,
-    Case<Kokkos::Cuda, Kokkos::Experimental::bhalf_t, Kokkos::LayoutLeft>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, RMSNormTest, SixteenBitCases);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, NumericsTest, SixteenBitCases);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, RandomizedTest, SixteenBitCases);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, OptionsTest, SixteenBitCases);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, AddRMSNormTest, SixteenBitCases);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda16Bit, BackwardTest, SixteenBitCases);
 
 // fp16 data near its maximum, 65504: the squares (about 4e9) are far inside
 // float's range, so the float sum of squares does not overflow.

@@ -1,6 +1,0 @@
-// SPDX-License-Identifier: BSD-3-Clause
-#include "Test_AllSuites.hpp"
-
-namespace KokkosRMSNorm::Test {
-KOKKOSRMSNORM_INSTANTIATE_TESTS(Serial, Kokkos::Serial)
-}  // namespace KokkosRMSNorm::Test
