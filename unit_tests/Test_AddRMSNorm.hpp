@@ -107,8 +107,43 @@ TYPED_TEST_P(AddRMSNormTest, WithRstdAndOnePlus) {
   expect_reference_rstd(sum, rstd, TestFixture::eps, "rstd");
 }
 
+TYPED_TEST_P(AddRMSNormTest, InPlaceSplitRows) {
+  // In place with rows split across 2, 3 or 5 teams (RowSplit), in one
+  // sweep or several: a team that sums a chunk of another team's reads x and
+  // the residual that the chunk's own team overwrites, which must wait for
+  // it. On Serial every chunk after a row's first is summed that way.
+  using Space = typename TestFixture::Space;
+  using Matrix = typename TestFixture::Matrix;
+  const int lanes = Impl::is_gpu_v<Space> ? 64 : 1;
+  const std::size_t rows = 6;
+  Workspace<Space> workspace;
+  for (int teams : {2, 3, 5}) {
+    const Impl::LaunchShape shape{int(rows) * teams, lanes, 1, 1, 4, teams};
+    for (int n : {lanes * 4 * teams - 1, 3 * lanes * 4 * teams + 1}) {
+      Matrix x("x", rows, n), residual("residual", rows, n);
+      typename TypeParam::vector weight("weight", n);
+      Testing::fill_uniform(x, n);
+      Testing::fill_uniform(residual, n + 1);
+      Testing::fill_uniform(weight, n + 2);
+      const auto x_before = Testing::to_host_doubles(x);
+      const auto residual_before = Testing::to_host_doubles(residual);
+      using Split =
+          Impl::RowSplit<Impl::accumulation_type_t<typename TestFixture::T>>;
+      Impl::launch_rms_norm(
+          "KokkosRMSNorm::Test::InPlaceSplitRows", Space(),
+          Impl::make_row_math<1>(x, residual, residual, weight, x, Impl::None(),
+                                 TestFixture::eps),
+          shape, workspace.reserve(Space(), Split::bytes(rows, teams)).data());
+      Space().fence();
+      TestFixture::expect_results(
+          x_before, residual_before, residual, x, weight,
+          "teams_per_row=" + std::to_string(teams) + " N=" + std::to_string(n));
+    }
+  }
+}
+
 REGISTER_TYPED_TEST_SUITE_P(AddRMSNormTest, OutOfPlace, InPlace,
-                            WithRstdAndOnePlus);
+                            WithRstdAndOnePlus, InPlaceSplitRows);
 
 }  // namespace KokkosRMSNorm::Test
 

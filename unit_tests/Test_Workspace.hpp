@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -132,8 +133,78 @@ TYPED_TEST_P(WorkspaceTest, Release) {
   }
 }
 
+TYPED_TEST_P(WorkspaceTest, ServesOneInstance) {
+  // A workspace serves the instance of its first call: a call on another
+  // instance throws, naming the function, and writes nothing; after
+  // release() it serves the other. Kokkos before 4.1 cannot tell instances
+  // apart (see Impl::same_instance).
+#if KOKKOS_VERSION >= 40100
+  using Space = typename TestFixture::Space;
+  const auto spaces = Kokkos::Experimental::partition_space(Space(), 1, 1);
+  if (spaces[0] == spaces[1]) {
+    GTEST_SKIP() << "this backend has one instance";
+  }
+  const std::size_t rows = 5, n = 300;
+  typename TypeParam::matrix dy("dy", rows, n), x("x", rows, n),
+      dx("dx", rows, n);
+  typename TypeParam::vector weight("weight", n), dweight("dweight", n);
+  Kokkos::View<typename TestFixture::Accumulation*, Space> rstd("rstd", rows);
+  Testing::fill_uniform(dy, 1);
+  Testing::fill_uniform(x, 2);
+  Testing::fill_uniform(weight, 3);
+  rms_norm(spaces[0], x, weight, dx, TestFixture::eps, rstd);
+  Workspace<Space> workspace;
+  rms_norm_backward(spaces[0], dy, x, weight, rstd, dx, dweight, workspace);
+  spaces[0].fence();
+  Testing::poison(dx, TestFixture::nan);
+  Testing::poison(dweight, TestFixture::nan);
+  try {
+    rms_norm_backward(spaces[1], dy, x, weight, rstd, dx, dweight, workspace);
+    ADD_FAILURE() << "a call on a second instance did not throw";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(
+        std::string(error.what())
+            .find("KokkosRMSNorm::rms_norm_backward: workspace serves another "
+                  "execution space instance"),
+        std::string::npos)
+        << error.what();
+  }
+  spaces[1].fence();
+  const auto dx_after = Testing::to_host_doubles(dx);
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      ASSERT_TRUE(std::isnan(dx_after(i, j)))
+          << "dx written, (" << i << ", " << j << ")";
+    }
+  }
+  workspace.release();
+  rms_norm_backward(spaces[1], dy, x, weight, rstd, dx, dweight, workspace);
+  spaces[1].fence();
+  EXPECT_FALSE(std::isnan(Testing::to_host_doubles(dx)(0, 0)));
+#else
+  GTEST_SKIP() << "Kokkos before 4.1 cannot compare instances";
+#endif
+}
+
+TYPED_TEST_P(WorkspaceTest, GrowsSafelyFromTwoThreads) {
+  // Two host threads growing one workspace at once, in alternation of
+  // sizes: each gets at least what it asked for, and nothing is freed twice.
+  using Space = typename TestFixture::Space;
+  Workspace<Space> workspace;
+  const auto grow = [&](std::size_t first) {
+    for (std::size_t bytes = first; bytes < (std::size_t(1) << 20);
+         bytes = bytes * 3 / 2 + 1) {
+      ASSERT_GE(workspace.reserve(Space(), bytes).extent(0), bytes);
+    }
+  };
+  std::thread one(grow, 1), two(grow, 2);
+  one.join();
+  two.join();
+}
+
 REGISTER_TYPED_TEST_SUITE_P(WorkspaceTest, RMSNormWithRstd, AddRMSNormInPlace,
-                            Release);
+                            Release, ServesOneInstance,
+                            GrowsSafelyFromTwoThreads);
 
 }  // namespace KokkosRMSNorm::Test
 

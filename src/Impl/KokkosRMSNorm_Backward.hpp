@@ -17,6 +17,7 @@
 #include "KokkosRMSNorm_Rows.hpp"
 #include "KokkosRMSNorm_Validate.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
+#include "KokkosRMSNorm_WorkspaceUse.hpp"
 
 namespace KokkosRMSNorm::Impl {
 
@@ -54,6 +55,7 @@ void rms_norm_backward(const char* function, const ExecutionSpace& space,
   constexpr unsigned row_rank = XView::rank - 1;
   require_row_order<row_rank>(function, "dy", dy, order);
   require_row_order<row_rank>(function, "rstd", rstd, order);
+  WorkspaceUse<ExecutionSpace> workspace_use(function, &workspace, space);
   if (x.extent(XView::rank - 1) == 0) {
     return;
   }
@@ -72,9 +74,9 @@ void rms_norm_backward(const char* function, const ExecutionSpace& space,
             ? 0
             : backward_workspace_bytes<width_used, ExecutionSpace, T>(
                   x_rows.extent(0), x_rows.extent(1) / width_used);
-    launch_rms_norm_backward<width_used>(
-        space, dy_rows, x_rows, weight, rstd_values, dx_rows, dweight_values,
-        workspace.reserve(space, bytes).data());
+    launch_rms_norm_backward<width_used>(space, dy_rows, x_rows, weight,
+                                         rstd_values, dx_rows, dweight_values,
+                                         workspace_use.reserve(bytes));
   };
   if (rows_fit_packs<width>(dy_rows) && rows_fit_packs<width>(x_rows) &&
       rows_fit_packs<width>(dx_rows) && row_fits_packs<width>(weight_values) &&

@@ -45,6 +45,18 @@ class ProfilingRegion {
 };
 #endif
 
+// Whether a and b are the same execution space instance. Kokkos compares
+// instances from 4.1; before, every instance but HPX's has the id 0, so all
+// count as one.
+template <class ExecutionSpace>
+bool same_instance(const ExecutionSpace& a, const ExecutionSpace& b) {
+#if KOKKOS_VERSION >= 40100
+  return a == b;
+#else
+  return a.impl_instance_id() == b.impl_instance_id();
+#endif
+}
+
 }  // namespace KokkosRMSNorm::Impl
 
 #endif

@@ -15,7 +15,7 @@
 #include "KokkosRMSNorm_Rows.hpp"
 #include "KokkosRMSNorm_Validate.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
-#include "KokkosRMSNorm_Workspace.hpp"
+#include "KokkosRMSNorm_WorkspaceUse.hpp"
 
 namespace KokkosRMSNorm::Impl {
 
@@ -29,7 +29,7 @@ namespace KokkosRMSNorm::Impl {
 template <class ExecutionSpace, class Math>
 void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
                             const Math& math,
-                            Workspace<ExecutionSpace>* workspace) {
+                            WorkspaceUse<ExecutionSpace>& workspace) {
   using backend = Backend<ExecutionSpace>;
   if constexpr (!backend::uses_team_kernels) {
     backend::launch_rows(label, space, math);
@@ -43,10 +43,7 @@ void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
     launch_rms_norm(
         label, space, math, shape,
         shape.teams_per_row > 1
-            ? workspace
-                  ->reserve(space,
-                            Split::bytes(math.rows(), shape.teams_per_row))
-                  .data()
+            ? workspace.reserve(Split::bytes(math.rows(), shape.teams_per_row))
             : nullptr);
   }
 }
@@ -81,6 +78,7 @@ void rms_norm_forward(
   require_row_order<row_rank>(function, "residual", residual, order);
   require_row_order<row_rank>(function, "sum", sum, order);
   require_row_order<row_rank>(function, "rstd", rstd, order);
+  WorkspaceUse<ExecutionSpace> workspace_use(function, workspace, space);
   if (x.size() == 0) {
     return;
   }
@@ -98,12 +96,12 @@ void rms_norm_forward(
         function, space,
         make_row_math<width>(x_rows, residual_rows, sum_rows, weight, y_rows,
                              rstd_values, eps),
-        workspace);
+        workspace_use);
   } else {
     launch_in_chosen_shape(function, space,
                            make_row_math<1>(x_rows, residual_rows, sum_rows,
                                             weight, y_rows, rstd_values, eps),
-                           workspace);
+                           workspace_use);
   }
 }
 

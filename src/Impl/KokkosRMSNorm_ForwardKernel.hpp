@@ -53,19 +53,34 @@ struct RowMath {
   template <class Loads>
   KOKKOS_INLINE_FUNCTION pack load(std::size_t row, int j) const {
     if constexpr (adds_residual) {
-      const pack a = Loads::load_evicting_last(&x(row, j)),
-                 b = Loads::load_evicting_last(&residual(row, j));
-      pack h;
-      for (int k = 0; k < width; ++k) {
-        h.lane[k] =
-            static_cast<value_type>(static_cast<accumulation_type>(a.lane[k]) +
-                                    static_cast<accumulation_type>(b.lane[k]));
-      }
+      const pack h = add(Loads::load_evicting_last(&x(row, j)),
+                         Loads::load_evicting_last(&residual(row, j)));
       sum(row, j) = h;
       return h;
     } else {
       return Loads::load_evicting_last(&x(row, j));
     }
+  }
+
+  // Pack j of the row's h, computed without storing it: what a team summing
+  // another team's chunk reads (see RowSplit).
+  KOKKOS_INLINE_FUNCTION pack peek(std::size_t row, int j) const {
+    if constexpr (adds_residual) {
+      return add(x(row, j), residual(row, j));
+    } else {
+      return x(row, j);
+    }
+  }
+
+  // a + b in the accumulation type, rounded to the value type.
+  KOKKOS_INLINE_FUNCTION static pack add(const pack& a, const pack& b) {
+    pack h;
+    for (int k = 0; k < width; ++k) {
+      h.lane[k] =
+          static_cast<value_type>(static_cast<accumulation_type>(a.lane[k]) +
+                                  static_cast<accumulation_type>(b.lane[k]));
+    }
+    return h;
   }
 
   // The same Pack read again by the lane that loaded it, on a second sweep.
@@ -356,6 +371,8 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
                                       InScratch, ExecutionSpace, Math> {
   using typename Math::accumulation_type;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using row_sums = RowSums<accumulation_type, 1>;
+  using backend = Backend<ExecutionSpace>;
 
   RowSplit<accumulation_type> split;
   int chunk_packs;
@@ -367,22 +384,97 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
         ticket);
     const std::size_t row = ticket / split.teams_per_row;
     const int chunk = ticket % split.teams_per_row;
-    const int begin = chunk * chunk_packs;
-    const int packs = static_cast<int>(this->x.extent(1));
-    const int end = begin + chunk_packs < packs ? begin + chunk_packs : packs;
+    // A team whose chunk another team claimed first waits until that team
+    // has read it, so that writing sum or y in place cannot change what it
+    // reads.
+    int owns = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](int& claimed) {
+          claimed = split.claim(row, chunk);
+          if (!claimed) {
+            split.wait_until_posted(row, chunk);
+          }
+        },
+        owns);
+    const Kokkos::pair<int, int> packs = packs_of(chunk);
     this->normalize(
-        Kokkos::TeamThreadRange(team, this->lane_count), row, 1, begin, end,
+        Kokkos::TeamThreadRange(team, this->lane_count), row, 1, packs.first,
+        packs.second,
         [&](accumulation_type chunk_sum) {
-          accumulation_type sum = 0;
-          Kokkos::single(
-              Kokkos::PerTeam(team),
-              [&](accumulation_type& row_sum) {
-                row_sum = split.row_sum(row, chunk, chunk_sum);
-              },
-              sum);
-          return sum;
+          return row_sum(team, row, chunk, owns, chunk_sum);
         },
         this->scratch_slots(team));
+  }
+
+  // The Packs [begin, end) of a row's chunk.
+  KOKKOS_FUNCTION Kokkos::pair<int, int> packs_of(int chunk) const {
+    const int packs = static_cast<int>(this->x.extent(1));
+    const int begin = chunk * chunk_packs;
+    return {begin, begin + chunk_packs < packs ? begin + chunk_packs : packs};
+  }
+
+  // The row's sum of squares, this team's chunk summing to chunk_sum
+  // (posted if the team owns it). A sum of squares is never negative, so -1
+  // says the others did not arrive in time.
+  KOKKOS_FUNCTION accumulation_type row_sum(const member_type& team,
+                                            std::size_t row, int chunk,
+                                            bool owns,
+                                            accumulation_type chunk_sum) const {
+    accumulation_type sum = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](accumulation_type& row_sum) {
+          if (owns) {
+            split.post(row, chunk, chunk_sum);
+          }
+          row_sum = split.wait_patiently_for_row(row) ? split.row_sum(row)
+                                                      : accumulation_type(-1);
+        },
+        sum);
+    if (!(sum < 0)) {  // arrived (a NaN sum too)
+      return sum;
+    }
+    for (int c = 0; c < split.teams_per_row; ++c) {
+      int claimed = 0;
+      Kokkos::single(
+          Kokkos::PerTeam(team), [&](int& mine) { mine = split.claim(row, c); },
+          claimed);
+      if (claimed) {
+        const accumulation_type missing = chunk_sum_of_squares(team, row, c);
+        Kokkos::single(Kokkos::PerTeam(team),
+                       [&]() { split.post(row, c, missing); });
+      }
+    }
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](accumulation_type& row_sum) {
+          split.wait_for_row(row);
+          row_sum = split.row_sum(row);
+        },
+        sum);
+    return sum;
+  }
+
+  // The sum of squares of the row's chunk `chunk`, from x: the same lanes
+  // adding the same Packs in the same order as normalize, so the same bits
+  // as the chunk's own team gets.
+  KOKKOS_FUNCTION accumulation_type chunk_sum_of_squares(
+      const member_type& team, std::size_t row, int chunk) const {
+    const Kokkos::pair<int, int> packs = packs_of(chunk);
+    const int sweep = this->lane_count * PacksPerLane;
+    row_sums sums;
+    backend::template reduce_over_lanes<false>(
+        Kokkos::TeamThreadRange(team, this->lane_count), this->lane_count,
+        [&](int lane, row_sums& lane_sums) {
+          for (int start = packs.first; start < packs.second; start += sweep) {
+            this->for_each_held(lane, start, packs.second, [&](int, int j) {
+              Math::add_squares(this->peek(row, j), lane_sums[0]);
+            });
+          }
+        },
+        sums);
+    return sums[0];
   }
 };
 
