@@ -12,6 +12,7 @@
 #include "KokkosRMSNorm_BackwardKernel.hpp"
 #include "KokkosRMSNorm_Compat.hpp"
 #include "KokkosRMSNorm_None.hpp"
+#include "KokkosRMSNorm_Overlap.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 #include "KokkosRMSNorm_Requirements.hpp"
 #include "KokkosRMSNorm_Rows.hpp"
@@ -67,6 +68,16 @@ void rms_norm_backward(const char* function, const ExecutionSpace& space,
   const auto x_rows = as_rows(x, order);
   const auto dx_rows = as_rows(dx, order);
   const auto rstd_values = as_row_values(rstd, order);
+  // dx may be dy; nothing else may share an output's memory.
+  require_apart<true>(function, "dx", dx_rows, "dy", dy_rows);
+  require_apart(function, "dx", dx_rows, "x", x_rows);
+  require_apart(function, "dx", dx_rows, "weight", weight_values);
+  require_apart(function, "dx", dx_rows, "rstd", rstd_values);
+  require_apart(function, "dweight", dweight_values, "dy", dy_rows);
+  require_apart(function, "dweight", dweight_values, "x", x_rows);
+  require_apart(function, "dweight", dweight_values, "weight", weight_values);
+  require_apart(function, "dweight", dweight_values, "rstd", rstd_values);
+  require_apart(function, "dweight", dweight_values, "dx", dx_rows);
   const auto launch = [&](auto packs_width) {
     constexpr int width_used = decltype(packs_width)::value;
     const std::size_t bytes =

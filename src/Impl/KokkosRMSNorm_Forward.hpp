@@ -9,6 +9,7 @@
 #include "KokkosRMSNorm_ForwardKernel.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
+#include "KokkosRMSNorm_Overlap.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 #include "KokkosRMSNorm_Requirements.hpp"
 #include "KokkosRMSNorm_RowSplit.hpp"
@@ -88,6 +89,20 @@ void rms_norm_forward(
   const auto sum_rows = as_rows(sum, order);
   const auto y_rows = as_rows(y, order);
   const auto rstd_values = as_row_values(rstd, order);
+  // Row arguments may be one View (each element is read before it is
+  // written, by one lane); nothing else may share an output's memory.
+  require_apart<true>(function, "y", y_rows, "x", x_rows);
+  require_apart<true>(function, "y", y_rows, "residual", residual_rows);
+  require_apart<true>(function, "y", y_rows, "sum", sum_rows);
+  require_apart(function, "y", y_rows, "weight", weight_values);
+  require_apart<true>(function, "sum", sum_rows, "x", x_rows);
+  require_apart<true>(function, "sum", sum_rows, "residual", residual_rows);
+  require_apart(function, "sum", sum_rows, "weight", weight_values);
+  require_apart(function, "rstd", rstd_values, "x", x_rows);
+  require_apart(function, "rstd", rstd_values, "residual", residual_rows);
+  require_apart(function, "rstd", rstd_values, "sum", sum_rows);
+  require_apart(function, "rstd", rstd_values, "y", y_rows);
+  require_apart(function, "rstd", rstd_values, "weight", weight_values);
   constexpr int width = vector_width_v<typename XView::non_const_value_type>;
   if (rows_fit_packs<width>(x_rows) && rows_fit_packs<width>(residual_rows) &&
       rows_fit_packs<width>(sum_rows) && rows_fit_packs<width>(y_rows) &&

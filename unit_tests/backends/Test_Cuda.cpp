@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <KokkosRMSNorm.hpp>
@@ -154,6 +157,147 @@ TEST(Cuda, TwoStreams) {
     expect_reference_result(x0, weight, y0, 1e-6, "stream 0, " + what);
     expect_reference_result(sum1, weight, y1, 1e-6, "stream 1, " + what);
   }
+}
+
+// Rows of 2^22 floats, which split across as many teams as the whole
+// device may give a row (132 on an H200), each waiting for the others.
+using SplitRows = Kokkos::View<float**, Kokkos::CudaSpace>;
+constexpr std::size_t split_row_length = std::size_t(1) << 22;
+
+// Normalizes `rows` rows with a workspace on `space`, checks the result
+// against the reference, and returns y's values.
+std::vector<float> split_rows_result(const Kokkos::Cuda& space,
+                                     std::size_t rows,
+                                     const std::string& what) {
+  SplitRows x("x", rows, split_row_length), y("y", rows, split_row_length);
+  Kokkos::View<float*, Kokkos::CudaSpace> weight("weight", split_row_length);
+  Testing::fill_uniform(x, 41);
+  Testing::fill_uniform(weight, 42);
+  Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+  Kokkos::fence();
+  Workspace<Kokkos::Cuda> workspace;
+  const auto start = std::chrono::steady_clock::now();
+  rms_norm(space, x, weight, y, 1e-6, workspace);
+  space.fence();
+  std::printf("%s: %.2f ms\n", what.c_str(),
+              std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count());
+  expect_reference_result(x, weight, y, 1e-6, what);
+  return host_values(y);
+}
+
+// A share of the device too small to run all the teams of a row at once (a
+// green context of 16 SMs, which still reports the device's SM count): the
+// first teams of each row wait a while, then sum the missing chunks
+// themselves (RowSplit). The result has the bits of the whole device's.
+TEST(Cuda, SplitRowsFinishInAGreenContext) {
+  const std::size_t rows = 8;
+  ASSERT_GT(Impl::choose_launch_shape<Kokkos::Cuda>(
+                rows, split_row_length / 4, 4,
+                Impl::max_teams_per_row(Kokkos::Cuda()))
+                .teams_per_row,
+            64);
+  const auto whole_device =
+      split_rows_result(Kokkos::Cuda(), rows, "whole device");
+  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+  CUdevice device;
+  ASSERT_EQ(cuDeviceGet(&device, Kokkos::Cuda().cuda_device()), CUDA_SUCCESS);
+  CUdevResource sms, share, rest;
+  ASSERT_EQ(cuDeviceGetDevResource(device, &sms, CU_DEV_RESOURCE_TYPE_SM),
+            CUDA_SUCCESS);
+  unsigned groups = 1;
+  ASSERT_EQ(cuDevSmResourceSplitByCount(&share, &groups, &sms, &rest, 0, 16),
+            CUDA_SUCCESS);
+  std::printf("green context of %u SMs\n", share.sm.smCount);
+  CUdevResourceDesc description;
+  ASSERT_EQ(cuDevResourceGenerateDesc(&description, &share, 1), CUDA_SUCCESS);
+  CUgreenCtx green;
+  ASSERT_EQ(cuGreenCtxCreate(&green, description, device,
+                             CU_GREEN_CTX_DEFAULT_STREAM),
+            CUDA_SUCCESS);
+  CUstream stream;
+  ASSERT_EQ(cuGreenCtxStreamCreate(&stream, green, CU_STREAM_NON_BLOCKING, 0),
+            CUDA_SUCCESS);
+  {
+    const Kokkos::Cuda space(static_cast<cudaStream_t>(stream));
+    const auto green_values =
+        split_rows_result(space, rows, "green context of 16 SMs");
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < whole_device.size(); ++i) {
+      differing += green_values[i] != whole_device[i];
+    }
+    EXPECT_EQ(differing, 0u) << "values differ from the whole device's";
+  }
+  cuStreamDestroy(stream);
+  cuGreenCtxDestroy(green);
+}
+
+// Eight calls of split rows at once, on eight streams, each with its own
+// workspace: together they have far more teams waiting than the device
+// runs at once.
+TEST(Cuda, SplitRowsFinishOnEightStreams) {
+  const auto spaces = Kokkos::Experimental::partition_space(
+      Kokkos::Cuda(), 1, 1, 1, 1, 1, 1, 1, 1);
+  const std::size_t rows = 4;
+  std::vector<SplitRows> xs, ys;
+  std::vector<Kokkos::View<float*, Kokkos::CudaSpace>> weights;
+  Workspace<Kokkos::Cuda> workspaces[8];
+  for (int s = 0; s < 8; ++s) {
+    xs.emplace_back("x", rows, split_row_length);
+    ys.emplace_back("y", rows, split_row_length);
+    weights.emplace_back("weight", split_row_length);
+    Testing::fill_uniform(xs[s], 50 + s);
+    Testing::fill_uniform(weights[s], 60 + s);
+    Testing::poison(ys[s], std::numeric_limits<double>::quiet_NaN());
+  }
+  Kokkos::fence();
+  for (int s = 0; s < 8; ++s) {
+    rms_norm(spaces[s], xs[s], weights[s], ys[s], 1e-6, workspaces[s]);
+  }
+  for (int s = 0; s < 8; ++s) {
+    spaces[s].fence();
+    expect_reference_result(xs[s], weights[s], ys[s], 1e-6,
+                            "stream " + std::to_string(s));
+  }
+}
+
+// Holds most of the device for about `cycles` clock cycles: a block a SM,
+// each with all of the SM's shared memory.
+__global__ void occupy_for(long long cycles) {
+  extern __shared__ int held[];
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+    if (threadIdx.x == 0) {
+      held[0] = 0;
+    }
+  }
+}
+
+// Split rows beside a kernel that holds all but 8 SMs for about a second:
+// they finish while it still runs.
+TEST(Cuda, SplitRowsFinishBesideABusyKernel) {
+  int sms = 0, shared = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0),
+            cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&shared,
+                                   cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
+            cudaSuccess);
+  ASSERT_EQ(
+      cudaFuncSetAttribute(occupy_for,
+                           cudaFuncAttributeMaxDynamicSharedMemorySize, shared),
+      cudaSuccess);
+  cudaStream_t busy;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&busy, cudaStreamNonBlocking),
+            cudaSuccess);
+  const auto spaces = Kokkos::Experimental::partition_space(Kokkos::Cuda(), 1);
+  occupy_for<<<sms - 8, 128, shared, busy>>>(2000000000LL);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  split_rows_result(spaces[0], 4, "beside a kernel holding all but 8 SMs");
+  EXPECT_EQ(cudaStreamQuery(busy), cudaErrorNotReady)
+      << "the busy kernel ended first: the test proves nothing";
+  ASSERT_EQ(cudaStreamSynchronize(busy), cudaSuccess);
+  cudaStreamDestroy(busy);
 }
 
 // A hash of each element's index in [-1, 1): distinct values everywhere,
