@@ -18,9 +18,10 @@ namespace KokkosRMSNorm {
 ///   sum(i, j) = x(i, j) + residual(i, j), rounded to x's type,
 ///   y = rms_norm(sum, weight, eps).
 ///
-/// x, residual, sum and y are Views of one value type and one rank; sum may
-/// be residual (vLLM's fused_add_rms_norm updates the residual in place) or
-/// x, and y may be x. Everything else is as for rms_norm, rstd included.
+/// x, residual, sum and y are Views of one value type and one rank; any of
+/// them may be the same View as another (vLLM's fused_add_rms_norm: sum is
+/// residual and y is x), but they may not otherwise share memory. Everything
+/// else is as for rms_norm, rstd included.
 template <
     class ExecutionSpace, class XView, class ResidualView, class SumView,
     class Weight, class YView,

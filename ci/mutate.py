@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Plants small bugs in src/, one at a time, and reports which the unit tests
+catch: every one must be caught.
+
+    ci/mutate.py [--kokkos-root PREFIX] [--build-dir DIR] [--only NAME...]
+
+Each mutant is built from a copy of src/ in DIR (default .deps/mutate) with
+the host backend of the Kokkos found (Debian's, or PREFIX), and the unit
+tests of that backend run; a mutant whose tests all pass is "missed". The
+sources in the working tree are never touched. Kokkos 4.1 or newer with
+OpenMP or Threads also exercises the workspace's instance check, which
+needs two instances.
+"""
+import argparse
+import pathlib
+import shutil
+import subprocess
+import sys
+
+# (name, file under src/, text to find (exactly once), replacement)
+MUTANTS = [
+    ("eps outside the square root", "Impl/KokkosRMSNorm_ForwardKernel.hpp",
+     "rsqrt(sum_of_squares * inverse_n + eps)",
+     "rsqrt(sum_of_squares * inverse_n) + eps"),
+    ("mean over N + 1", "Impl/KokkosRMSNorm_ForwardKernel.hpp",
+     "static_cast<accumulation_type>(x.extent(1))};",
+     "static_cast<accumulation_type>(x.extent(1) + 1)};"),
+    ("a lane skips its last Pack of a row", "Impl/KokkosRMSNorm_ForwardKernel.hpp",
+     "      if (j < end) {", "      if (j < end - 1) {"),
+    ("host rows lose their tail", "Impl/Backends/Host/KokkosRMSNorm_HostKernel.hpp",
+     "for (int step = 0; j < packs; ++j, ++step) {",
+     "for (int step = 0; j < packs - 1; ++j, ++step) {"),
+    ("one_plus adds nothing", "Impl/KokkosRMSNorm_WeightFactors.hpp",
+     "AddOne ? Accumulation(1) + factor : factor",
+     "factor"),
+    ("dweight drops a group", "Impl/KokkosRMSNorm_BackwardKernel.hpp",
+     "for (int group = thread; group < groups; group += threads) {",
+     "for (int group = thread; group < groups - 1; group += threads) {"),
+    ("split row drops its last chunk", "Impl/KokkosRMSNorm_RowSplit.hpp",
+     "for (int c = 0; c < teams_per_row; ++c) {",
+     "for (int c = 0; c < teams_per_row - 1; ++c) {"),
+    ("a stolen chunk is summed from the team's own", "Impl/KokkosRMSNorm_ForwardKernel.hpp",
+     "chunk_sum_of_squares(team, row, c);",
+     "chunk_sum_of_squares(team, row, chunk);"),
+    ("rank-3 row order unchecked", "Impl/KokkosRMSNorm_Rows.hpp",
+     "if (!has_row_order<RowRank>(view, order)) {", "if (false) {"),
+    ("extents of x unchecked", "Impl/KokkosRMSNorm_Validate.hpp",
+     "      if (view.extent(r) != x.extent(r)) {\n        throw_invalid(function, std::string(name) + \" extents \" +\n                                    extents_of(view) +\n                                    \" differ",
+     "      if (false) {\n        throw_invalid(function, std::string(name) + \" extents \" +\n                                    extents_of(view) +\n                                    \" differ"),
+    ("infinite eps accepted", "Impl/KokkosRMSNorm_Validate.hpp",
+     "!std::isfinite(eps) || eps < 0", "std::isnan(eps) || eps < 0"),
+    ("eps that rounds to 0 accepted", "Impl/KokkosRMSNorm_Validate.hpp",
+     "eps > 0 && static_cast<Accumulation>(eps) == 0", "false"),
+    ("overlapping segments pass", "Impl/KokkosRMSNorm_Overlap.hpp",
+     "      return true;\n    }\n  }\n  return false;",
+     "      return false;\n    }\n  }\n  return false;"),
+    ("any shared memory counts as the same View", "Impl/KokkosRMSNorm_Overlap.hpp",
+     "return a.data() == b.data();", "return true;"),
+    ("a workspace serves any instance", "KokkosRMSNorm_Workspace.hpp",
+     "if (held_.instance && !Impl::same_instance(*held_.instance, space)) {",
+     "if (false) {"),
+]
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, **kwargs)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kokkos-root")
+    parser.add_argument("--build-dir", default=".deps/mutate")
+    parser.add_argument("--only", nargs="*")
+    args = parser.parse_args()
+    root = pathlib.Path(__file__).resolve().parent.parent
+    work = (root / args.build_dir).resolve()
+    tree = work / "tree"
+    if tree.exists():
+        shutil.rmtree(tree)
+    shutil.copytree(root, tree, ignore=shutil.ignore_patterns(
+        ".git", ".deps", "build*", "install*"))
+    build = work / "build"
+    configure = ["cmake", "-S", str(tree), "-B", str(build),
+                 "-DCMAKE_BUILD_TYPE=Release"]
+    if args.kokkos_root:
+        configure.append(f"-DKokkos_ROOT={args.kokkos_root}")
+    result = run(configure)
+    if result.returncode:
+        sys.exit(result.stdout)
+    tests = None
+    missed = []
+    for name, path, find, replace in MUTANTS:
+        if args.only and name not in args.only:
+            continue
+        source = tree / "src" / path
+        original = source.read_text()
+        if original.count(find) != 1:
+            sys.exit(f"{name}: the text to mutate is not in {path} exactly once")
+        source.write_text(original.replace(find, replace))
+        try:
+            built = run(["cmake", "--build", str(build), "--parallel"])
+            if built.returncode:
+                verdict = "caught (does not build)"
+            else:
+                tests = tests or sorted((build / "unit_tests").glob(
+                    "KokkosRMSNorm_UnitTest_*"))
+                env = {"KOKKOSRMSNORM_RANDOM_CASES": "250"}
+                failed = [t.name for t in tests if run(
+                    [str(t), "--gtest_brief=1"],
+                    env={**__import__("os").environ, **env}).returncode]
+                verdict = ("caught by " + ", ".join(failed)) if failed else "MISSED"
+        finally:
+            source.write_text(original)
+        print(f"{'ok ' if verdict != 'MISSED' else '!! '} {name}: {verdict}",
+              flush=True)
+        if verdict == "MISSED":
+            missed.append(name)
+    print(f"{len(missed)} missed" if missed else "every planted bug caught")
+    sys.exit(1 if missed else 0)
+
+
+if __name__ == "__main__":
+    main()
