@@ -164,27 +164,47 @@ TEST(Cuda, TwoStreams) {
 using SplitRows = Kokkos::View<float**, Kokkos::CudaSpace>;
 constexpr std::size_t split_row_length = std::size_t(1) << 22;
 
-// Normalizes `rows` rows with a workspace on `space`, checks the result
-// against the reference, and returns y's values.
+// A call on split rows: `rows` rows of seeded x and weight, y poisoned.
+struct SplitRowsCall {
+  SplitRows x, y;
+  Kokkos::View<float*, Kokkos::CudaSpace> weight;
+
+  explicit SplitRowsCall(std::size_t rows)
+      : x("x", rows, split_row_length),
+        y("y", rows, split_row_length),
+        weight("weight", split_row_length) {
+    Testing::fill_uniform(x, 41);
+    Testing::fill_uniform(weight, 42);
+    Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+    Kokkos::fence();
+  }
+
+  // Normalizes the rows with a workspace on `space`, printing the time.
+  void run(const Kokkos::Cuda& space, const std::string& what) const {
+    Workspace<Kokkos::Cuda> workspace;
+    const auto start = std::chrono::steady_clock::now();
+    rms_norm(space, x, weight, y, 1e-6, workspace);
+    space.fence();
+    std::printf("%s: %.2f ms\n", what.c_str(),
+                std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count());
+  }
+
+  // Checks y against the reference and returns its values.
+  std::vector<float> checked_result(const std::string& what) const {
+    expect_reference_result(x, weight, y, 1e-6, what);
+    return host_values(y);
+  }
+};
+
+// Normalizes `rows` rows on `space` and checks them.
 std::vector<float> split_rows_result(const Kokkos::Cuda& space,
                                      std::size_t rows,
                                      const std::string& what) {
-  SplitRows x("x", rows, split_row_length), y("y", rows, split_row_length);
-  Kokkos::View<float*, Kokkos::CudaSpace> weight("weight", split_row_length);
-  Testing::fill_uniform(x, 41);
-  Testing::fill_uniform(weight, 42);
-  Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
-  Kokkos::fence();
-  Workspace<Kokkos::Cuda> workspace;
-  const auto start = std::chrono::steady_clock::now();
-  rms_norm(space, x, weight, y, 1e-6, workspace);
-  space.fence();
-  std::printf("%s: %.2f ms\n", what.c_str(),
-              std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count());
-  expect_reference_result(x, weight, y, 1e-6, what);
-  return host_values(y);
+  const SplitRowsCall call(rows);
+  call.run(space, what);
+  return call.checked_result(what);
 }
 
 // A share of the device too small to run all the teams of a row at once (a
@@ -291,11 +311,14 @@ TEST(Cuda, SplitRowsFinishBesideABusyKernel) {
   ASSERT_EQ(cudaStreamCreateWithFlags(&busy, cudaStreamNonBlocking),
             cudaSuccess);
   const auto spaces = Kokkos::Experimental::partition_space(Kokkos::Cuda(), 1);
+  const SplitRowsCall call(4);
+  const char* what = "beside a kernel holding all but 8 SMs";
   occupy_for<<<sms - 8, 128, shared, busy>>>(2000000000LL);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
-  split_rows_result(spaces[0], 4, "beside a kernel holding all but 8 SMs");
+  call.run(spaces[0], what);
   EXPECT_EQ(cudaStreamQuery(busy), cudaErrorNotReady)
       << "the busy kernel ended first: the test proves nothing";
+  call.checked_result(what);
   ASSERT_EQ(cudaStreamSynchronize(busy), cudaSuccess);
   cudaStreamDestroy(busy);
 }
