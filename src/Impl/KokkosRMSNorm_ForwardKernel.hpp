@@ -384,19 +384,22 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
         ticket);
     const std::size_t row = ticket / split.teams_per_row;
     const int chunk = ticket % split.teams_per_row;
-    // A team whose chunk another team claimed first waits until that team
-    // has read it, so that writing sum or y in place cannot change what it
-    // reads.
-    int owns = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(team),
-        [&](int& claimed) {
-          claimed = split.claim(row, chunk);
-          if (!claimed) {
-            split.wait_until_posted(row, chunk);
-          }
-        },
-        owns);
+    // A team that stores sum while it loads claims its chunk first, and if
+    // another team claimed it, waits until that team has read it, so that
+    // writing sum in place cannot change what it reads. Other teams write
+    // only once their row's sum is known, when every chunk has been read.
+    int owns = 1;
+    if constexpr (Math::adds_residual) {
+      Kokkos::single(
+          Kokkos::PerTeam(team),
+          [&](int& claimed) {
+            claimed = split.claim(row, chunk);
+            if (!claimed) {
+              split.wait_until_posted(row, chunk);
+            }
+          },
+          owns);
+    }
     const Kokkos::pair<int, int> packs = packs_of(chunk);
     this->normalize(
         Kokkos::TeamThreadRange(team, this->lane_count), row, 1, packs.first,
@@ -415,8 +418,8 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
   }
 
   // The row's sum of squares, this team's chunk summing to chunk_sum
-  // (posted if the team owns it). A sum of squares is never negative, so -1
-  // says the others did not arrive in time.
+  // (posted unless another team claimed it first). A sum of squares is never
+  // negative, so -1 says the others did not arrive in time.
   KOKKOS_FUNCTION accumulation_type row_sum(const member_type& team,
                                             std::size_t row, int chunk,
                                             bool owns,

@@ -282,20 +282,21 @@ TEST(Cuda, SplitRowsFinishOnEightStreams) {
   }
 }
 
-// Holds most of the device for about `cycles` clock cycles: a block a SM,
-// each with all of the SM's shared memory.
-__global__ void occupy_for(long long cycles) {
+// Holds most of the device until *released is set (or, should the test
+// hang, for about half a minute): a block a SM, each with all of the SM's
+// shared memory.
+__global__ void occupy_until(const volatile int* released) {
   extern __shared__ int held[];
   const long long start = clock64();
-  while (clock64() - start < cycles) {
+  while (*released == 0 && clock64() - start < (1LL << 36)) {
     if (threadIdx.x == 0) {
       held[0] = 0;
     }
   }
 }
 
-// Split rows beside a kernel that holds all but 8 SMs for about a second:
-// they finish while it still runs.
+// Split rows beside a kernel that holds all but 8 SMs: they finish while it
+// still runs.
 TEST(Cuda, SplitRowsFinishBesideABusyKernel) {
   int sms = 0, shared = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0),
@@ -304,23 +305,32 @@ TEST(Cuda, SplitRowsFinishBesideABusyKernel) {
                                    cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
             cudaSuccess);
   ASSERT_EQ(
-      cudaFuncSetAttribute(occupy_for,
+      cudaFuncSetAttribute(occupy_until,
                            cudaFuncAttributeMaxDynamicSharedMemorySize, shared),
       cudaSuccess);
+  int* released = nullptr;
+  int* released_on_device = nullptr;
+  ASSERT_EQ(cudaHostAlloc(&released, sizeof(int), cudaHostAllocMapped),
+            cudaSuccess);
+  *released = 0;
+  ASSERT_EQ(cudaHostGetDevicePointer(&released_on_device, released, 0),
+            cudaSuccess);
   cudaStream_t busy;
   ASSERT_EQ(cudaStreamCreateWithFlags(&busy, cudaStreamNonBlocking),
             cudaSuccess);
   const auto spaces = Kokkos::Experimental::partition_space(Kokkos::Cuda(), 1);
   const SplitRowsCall call(4);
   const char* what = "beside a kernel holding all but 8 SMs";
-  occupy_for<<<sms - 8, 128, shared, busy>>>(2000000000LL);
+  occupy_until<<<sms - 8, 128, shared, busy>>>(released_on_device);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
   call.run(spaces[0], what);
   EXPECT_EQ(cudaStreamQuery(busy), cudaErrorNotReady)
       << "the busy kernel ended first: the test proves nothing";
-  call.checked_result(what);
+  *static_cast<volatile int*>(released) = 1;
   ASSERT_EQ(cudaStreamSynchronize(busy), cudaSuccess);
+  call.checked_result(what);
   cudaStreamDestroy(busy);
+  cudaFreeHost(released);
 }
 
 // A hash of each element's index in [-1, 1): distinct values everywhere,
