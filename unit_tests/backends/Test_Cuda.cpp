@@ -164,10 +164,12 @@ TEST(Cuda, TwoStreams) {
 using SplitRows = Kokkos::View<float**, Kokkos::CudaSpace>;
 constexpr std::size_t split_row_length = std::size_t(1) << 22;
 
-// A call on split rows: `rows` rows of seeded x and weight, y poisoned.
+// A call on split rows: `rows` rows of seeded x and weight, y poisoned,
+// and its workspace, freed (which fences the whole device) with the call.
 struct SplitRowsCall {
   SplitRows x, y;
   Kokkos::View<float*, Kokkos::CudaSpace> weight;
+  mutable Workspace<Kokkos::Cuda> workspace;
 
   explicit SplitRowsCall(std::size_t rows)
       : x("x", rows, split_row_length),
@@ -181,7 +183,6 @@ struct SplitRowsCall {
 
   // Normalizes the rows with a workspace on `space`, printing the time.
   void run(const Kokkos::Cuda& space, const std::string& what) const {
-    Workspace<Kokkos::Cuda> workspace;
     const auto start = std::chrono::steady_clock::now();
     rms_norm(space, x, weight, y, 1e-6, workspace);
     space.fence();
