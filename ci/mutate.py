@@ -22,10 +22,10 @@ import sys
 
 # (name, file under src/, text to find (exactly once), replacement)
 MUTANTS = [
-    ("eps outside the square root", "Impl/KokkosRMSNorm_ForwardKernel.hpp",
+    ("eps outside the square root", "Impl/KokkosRMSNorm_RowMath.hpp",
      "rsqrt(sum_of_squares * inverse_n + eps)",
      "rsqrt(sum_of_squares * inverse_n) + eps"),
-    ("mean over N + 1", "Impl/KokkosRMSNorm_ForwardKernel.hpp",
+    ("mean over N + 1", "Impl/KokkosRMSNorm_RowMath.hpp",
      "static_cast<accumulation_type>(x.extent(1))};",
      "static_cast<accumulation_type>(x.extent(1) + 1)};"),
     ("a lane skips its last Pack of a row", "Impl/KokkosRMSNorm_ForwardKernel.hpp",

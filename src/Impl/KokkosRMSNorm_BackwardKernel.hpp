@@ -14,6 +14,11 @@
 #include "KokkosRMSNorm_Pack.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
 
+// The backward kernels and their launcher, in one file since the launch
+// carves the workspace that both kernels share: BackwardKernel (dx and the
+// groups' partial weight gradients), SumPartials (their sum, in a fixed
+// order) and launch_rms_norm_backward.
+
 namespace KokkosRMSNorm::Impl {
 
 // The backward pass over groups of consecutive rows, a team per group, each
@@ -345,10 +350,9 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
                    static_cast<accumulation_type>(x.extent(1))});
   };
   // 16-bit rows that a team holds in one sweep are held in scratch where
-  // their dy and x fit in 32 KB (see BackwardKernel; bf16 16384 x 8192: 523
-  // -> 308 us, 16384 x 4096: 253 -> 174, log 36), which takes four Packs a
-  // lane (eight come with 256 lanes: 64 KB); float rows ran 4-5% slower
-  // there, and stay in registers.
+  // their dy and x fit in 32 KB (see BackwardKernel), which takes four Packs
+  // a lane (eight come with 256 lanes: 64 KB), since in registers they
+  // spill; float rows ran slower there, and stay in registers (log 36).
   const auto launch = [&](auto packs_per_lane, auto resident) {
     constexpr int per_lane = decltype(packs_per_lane)::value;
     if constexpr (decltype(resident)::value && per_lane == 4 && Width > 4 &&

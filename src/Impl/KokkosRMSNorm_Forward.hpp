@@ -12,6 +12,7 @@
 #include "KokkosRMSNorm_Overlap.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 #include "KokkosRMSNorm_Requirements.hpp"
+#include "KokkosRMSNorm_RowMath.hpp"
 #include "KokkosRMSNorm_RowSplit.hpp"
 #include "KokkosRMSNorm_Rows.hpp"
 #include "KokkosRMSNorm_Validate.hpp"
@@ -24,9 +25,8 @@ namespace KokkosRMSNorm::Impl {
 // kernel in the shape chosen for its rows, which splits rows across teams only
 // where a workspace is given and the backend allows it, and rows of 16-bit
 // values only where teams may hold their chunks in scratch (x itself, no
-// residual): split 16-bit rows held in registers ran slower than one team
-// sweeping each row twice (run 12), held in scratch faster (bf16 2048 x 65536:
-// 180 -> 169 us, 256 x 262144: 117 -> 92, log 34).
+// residual): held in registers, split 16-bit rows ran slower than one team
+// sweeping each row twice (run 12); in scratch, faster (log 34).
 template <class ExecutionSpace, class Math>
 void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
                             const Math& math,

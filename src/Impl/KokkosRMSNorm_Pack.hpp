@@ -23,9 +23,8 @@ struct alignas(sizeof(T) * Width) Pack {
 
 // How a lane holds a Pack (or None) in registers between a load and a use:
 // as it is, or, for 16-bit values, as the 32-bit words it was loaded as.
-// Held as Packs, each 16-bit value takes a register of its own: bf16 team
-// rows of two Packs a thread took 56 registers, 48 as words, and bf16 rows
-// of N >= 4096 run 1.5-4% faster held as words (log 29).
+// Held as Packs, each 16-bit value takes a register of its own; as words,
+// two share one, which leaves registers for more teams (log 29).
 template <class P, class = void>
 struct HeldPack {
   P pack;

@@ -22,10 +22,9 @@ struct CudaBackend : GpuBackend<Kokkos::Cuda> {
   static constexpr int warp_size = 32;
 
   // Loads *p, giving it the last place in line for eviction from L2, as
-  // torch.compile's generated RMSNorm loads x: this hint on the first read
-  // of each row took f32 rows of N = 2048-16384 3.5-5% closer to the copy
-  // ceiling on an H200 (log 26; the same hint on L1 as well gained less, on
-  // L1 alone nothing). A 16-byte value is loaded with the PTX hint.
+  // torch.compile's generated RMSNorm loads x, so that a row read twice is
+  // still in L2 the second time (log 26; the hint on L1 gained less). A
+  // 16-byte value is loaded with the PTX hint.
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static T load_evicting_last(const T* p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -117,12 +116,10 @@ struct CudaBackend : GpuBackend<Kokkos::Cuda> {
   // Over lanes that fill whole warps, a team thread's 32 vector lanes
   // (VectorLanes) or a team's threads, the lanes add their sums with
   // add_over_warp and add_over_team, as torch.compile's kernels do; other
-  // lane counts take Kokkos's reductions. Kokkos's reductions loop over a
-  // vector length known at run time, with a lane mask the compiler cannot
-  // prove uniform (bf16 65536 x 256: 105 of the 640 instructions a warp
-  // executes, log 47), and a team's take four barriers and three integer
-  // divisions (256 threads); tiny calls, which wait on one warp's chain of
-  // instructions, took 6-10% less time (log 48).
+  // lane counts take Kokkos's reductions, which loop over a vector length
+  // known at run time, with a lane mask the compiler cannot prove uniform
+  // (log 47), and take four barriers and three integer divisions a team
+  // reduction; tiny calls wait on exactly those instructions (log 48).
   template <bool VectorLanes, class Lanes, class F, class T, int Rows>
   KOKKOS_FORCEINLINE_FUNCTION static void reduce_over_lanes(
       const Lanes& lanes, [[maybe_unused]] int lane_count, const F& f,

@@ -30,10 +30,8 @@ struct GpuBackend : PortableBackend {
 
   // Whether a team holding `bytes` of a row (or of a chunk of one) in one
   // sweep holds them in team scratch rather than in registers: above 16 KB,
-  // where registers would leave a SM two to four such teams (bf16 8192 x
-  // 16384: 145 -> 137 us, f32 2048 x 65536 split: 348 -> 320, log 34;
-  // smaller rows ran 1-6% slower in scratch), and up to
-  // max_row_scratch_bytes.
+  // where registers would leave a SM two to four such teams, and up to
+  // max_row_scratch_bytes; smaller rows ran slower in scratch (log 34).
   static bool holds_in_scratch(std::size_t bytes) {
     return bytes > 16384 && bytes <= max_row_scratch_bytes;
   }
@@ -51,20 +49,14 @@ struct GpuBackend : PortableBackend {
       // lane a Pack (at a warp, Kokkos's reduction over the lanes needs no
       // lane mask), and each lane holds its Pack of packs_a_lane rows at
       // once, so that one weight Pack serves them all (torch.compile's
-      // layout: bf16 65536 x 256 as 32 lanes x 4 rows 20.7 us back to back,
-      // as 8 lanes x 4 Packs 22.0, log 45); a longer row gets as few lanes
-      // as hold it in packs_a_lane Packs a lane (f32 65536 x 256: 32 x 2,
-      // two rows of which were no faster, log 45). Teams of at least 4 rows
-      // and of 64 threads for rows held one at a time, so that teams are few
-      // enough for the block scheduler (a team per row halves the bandwidth
-      // of 65536 x 256 on an H200); teams of 32 to 128 threads holding 4
-      // rows each ran within 1% (log 45). Lanes of 16-bit Packs hold four,
-      // the sweep's best for bf16 N = 256 (4 rows 20.7 us, 2 rows 23.2, log
-      // 45); lanes of Packs of four values or fewer hold two (f32 65536 x
-      // 256: 32 x 2 35.9 us, 16 x 4 36.5, run 27), and so do the lanes of a
-      // call of at most 65536 Packs, which is latency-bound: two Packs
-      // shorten each row's chain of loads (64 x 256 f32 under graph replay:
-      // 2.6 us, against 3.3 with four, run 11).
+      // layout, log 45); a longer row gets as few lanes as hold it in
+      // packs_a_lane Packs a lane (log 45). Teams of at least 4 rows and of
+      // 64 threads for rows held one at a time, so that teams are few enough
+      // for the block scheduler (a team per row halves the bandwidth of
+      // short rows; log 45). Lanes of 16-bit Packs hold four (log 45); lanes
+      // of Packs of four values or fewer hold two (run 27), and so do the
+      // lanes of a call of at most 65536 Packs, which is latency-bound: two
+      // Packs shorten each row's chain of loads (run 11).
       const int packs_a_lane =
           pack_width <= 4 || rows * packs_per_row <= 65536 ? 2 : 4;
       const bool fits_a_warp = packs_per_row <= std::size_t(warp);
@@ -88,9 +80,8 @@ struct GpuBackend : PortableBackend {
       // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as
       // many as rows are long (fewer, swept twice, beyond
       // max_teams_per_row), so a team holds its chunk in registers and x
-      // is read once. The sweeps of runs 12 and 15 found 256 x 8 the best
-      // chunk (four Packs a thread 15 points slower, sixteen no faster),
-      // and a team a row still better up to 4096 Packs.
+      // is read once; 256 x 8 was the best chunk, and a team a row still
+      // better up to 4096 Packs (runs 12 and 15).
       constexpr std::size_t chunk = std::size_t(256) * 8;
       const int teams =
           std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
@@ -98,12 +89,10 @@ struct GpuBackend : PortableBackend {
     }
     if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers: four Packs a thread up to 256
-      // threads, then eight where a thread's 32 values fit its 64 registers
-      // (f32 16384 x 8192: 256 x 8 270 us, 512 x 4 281 us, run 20), so
-      // four teams share a SM instead of two. Eight 16-bit Packs a thread
-      // ran slower (bf16 8192 x 16384: 256 x 8 330 us spilling at 64
-      // registers, 190 us at 80, 512 x 4 148-153 us, runs 20 and 24), so
-      // they keep four Packs up to 512 threads.
+      // threads, then eight where a thread's 32 values fit its 64 registers,
+      // so four teams share a SM instead of two (run 20). Eight 16-bit Packs
+      // a thread spill, so they keep four Packs up to 512 threads (runs 20
+      // and 24).
       const int most_threads_at_four = pack_width <= 4 ? 256 : 512;
       const int per_lane = packs_per_lane_for(
           packs_per_row,
@@ -120,9 +109,7 @@ struct GpuBackend : PortableBackend {
   // Rows per backward team, for rows of `row_bytes` bytes of x (as many of
   // dy): as many teams as hold 8 MB of dy and x at once, at least 256 and at
   // most 1024, so that each team walks as many rows as keep the device's
-  // memory busy and the partial weight gradients are few (H200, log 37: f32
-  // 4096 x 4096 80 -> 65 us with 256 teams of 16 rows instead of 1024 of 4,
-  // bf16 4096 x 4096 57 -> 52 with 512).
+  // memory busy and the partial weight gradients are few (log 37).
   static int backward_rows_per_team(std::size_t rows, std::size_t row_bytes) {
     constexpr std::size_t held_at_once = std::size_t(8) << 20;
     const std::size_t teams =

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef KOKKOSRMSNORM_IMPL_ROWMATH_HPP
+#define KOKKOSRMSNORM_IMPL_ROWMATH_HPP
+
+#include <cstddef>
+
+#include <Kokkos_Core.hpp>
+
+#include "KokkosRMSNorm_Compat.hpp"
+#include "KokkosRMSNorm_None.hpp"
+#include "KokkosRMSNorm_Numerics.hpp"
+#include "KokkosRMSNorm_Pack.hpp"
+#include "KokkosRMSNorm_WeightFactors.hpp"
+
+namespace KokkosRMSNorm::Impl {
+
+// The arithmetic on rows of Packs, apart from how lanes share the rows:
+// h = x (or x + residual, rounded to x's type and stored to sum), then
+// y = h * rstd * weight factor, rstd = 1 / sqrt(sum(h^2) / N + eps), rstd
+// stored to rstd_out. Absent operands are None.
+template <class XRows, class ResidualRows, class SumRows, class Weight,
+          class YRows, class RstdValues>
+struct RowMath {
+  using pack = typename YRows::non_const_value_type;
+  using value_type = typename pack::value_type;
+  using accumulation_type = accumulation_type_t<value_type>;
+  static constexpr int width = pack::width;
+  static constexpr bool adds_residual = !is_none_v<ResidualRows>;
+  // Whether load(row, j) is x(row, j) as stored, which a lane may then copy
+  // to team scratch without computing anything.
+  static constexpr bool loads_x_as_stored = !adds_residual;
+
+  XRows x;
+  ResidualRows residual;
+  SumRows sum;
+  Weight weight;
+  YRows y;
+  RstdValues rstd_out;
+  accumulation_type eps;
+  accumulation_type inverse_n;  // 1 / elements per row
+
+  std::size_t rows() const { return x.extent(0); }
+  std::size_t packs_per_row() const { return x.extent(1); }
+
+  // Pack j of the row's h, which a lane reads first, through the
+  // backend's load_evicting_last.
+  template <class Loads>
+  KOKKOS_INLINE_FUNCTION pack load(std::size_t row, int j) const {
+    if constexpr (adds_residual) {
+      const pack h = add(Loads::load_evicting_last(&x(row, j)),
+                         Loads::load_evicting_last(&residual(row, j)));
+      sum(row, j) = h;
+      return h;
+    } else {
+      return Loads::load_evicting_last(&x(row, j));
+    }
+  }
+
+  // Pack j of the row's h, computed without storing it: what a team summing
+  // another team's chunk reads (see RowSplit).
+  KOKKOS_INLINE_FUNCTION pack peek(std::size_t row, int j) const {
+    if constexpr (adds_residual) {
+      return add(x(row, j), residual(row, j));
+    } else {
+      return x(row, j);
+    }
+  }
+
+  // a + b in the accumulation type, rounded to the value type.
+  KOKKOS_INLINE_FUNCTION static pack add(const pack& a, const pack& b) {
+    pack h;
+    for (int k = 0; k < width; ++k) {
+      h.lane[k] =
+          static_cast<value_type>(static_cast<accumulation_type>(a.lane[k]) +
+                                  static_cast<accumulation_type>(b.lane[k]));
+    }
+    return h;
+  }
+
+  // The same Pack read again by the lane that loaded it, on a second sweep.
+  KOKKOS_INLINE_FUNCTION pack reload(std::size_t row, int j) const {
+    if constexpr (adds_residual) {
+      return sum(row, j);
+    } else {
+      return x(row, j);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION static void add_squares(
+      const pack& v, accumulation_type& sum_of_squares) {
+    for (int k = 0; k < width; ++k) {
+      const auto value = static_cast<accumulation_type>(v.lane[k]);
+      sum_of_squares += value * value;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION accumulation_type
+  rstd(accumulation_type sum_of_squares) const {
+    return rsqrt(sum_of_squares * inverse_n + eps);
+  }
+
+  KOKKOS_INLINE_FUNCTION void store_rstd(std::size_t row,
+                                         accumulation_type rstd) const {
+    if constexpr (!is_none_v<RstdValues>) {
+      rstd_out(row) = rstd;
+    }
+  }
+
+  // Stores Pack j of y from h, rstd and `factors`, the weight's Pack j as
+  // weight.convert returned it.
+  template <class Factors>
+  KOKKOS_INLINE_FUNCTION void store_scaled(std::size_t row, int j,
+                                           const pack& h,
+                                           accumulation_type rstd,
+                                           const Factors& factors) const {
+    accumulation_type values[width];
+    for (int k = 0; k < width; ++k) {
+      values[k] = static_cast<accumulation_type>(h.lane[k]) * rstd;
+    }
+    weight.scale(factors, values);
+    pack out;
+    for (int k = 0; k < width; ++k) {
+      out.lane[k] = static_cast<value_type>(values[k]);
+    }
+    y(row, j) = out;
+  }
+};
+
+// The RowMath of rows of Packs of Width over the given rows (None where
+// absent), weight argument and rstd values.
+template <int Width, class XRows, class ResidualRows, class SumRows,
+          class Weight, class YRows, class RstdValues>
+auto make_row_math(const XRows& x, const ResidualRows& residual,
+                   const SumRows& sum, const Weight& weight, const YRows& y,
+                   const RstdValues& rstd, double eps) {
+  using Math = RowMath<decltype(as_pack_rows<Width>(x)),
+                       decltype(as_pack_rows<Width>(residual)),
+                       decltype(as_pack_rows<Width>(sum)),
+                       decltype(weight_factors<Width>(weight)),
+                       decltype(as_pack_rows<Width>(y)), RstdValues>;
+  using accumulation_type = typename Math::accumulation_type;
+  return Math{
+      as_pack_rows<Width>(x),
+      as_pack_rows<Width>(residual),
+      as_pack_rows<Width>(sum),
+      weight_factors<Width>(weight),
+      as_pack_rows<Width>(y),
+      rstd,
+      static_cast<accumulation_type>(eps),
+      accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};
+}
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif
