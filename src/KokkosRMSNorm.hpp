@@ -5,6 +5,7 @@
 #include "KokkosRMSNorm_AddRMSNorm.hpp"
 #include "KokkosRMSNorm_Backward.hpp"
 #include "KokkosRMSNorm_RMSNorm.hpp"
+#include "KokkosRMSNorm_Sharded.hpp"
 #include "KokkosRMSNorm_Version.hpp"
 #include "KokkosRMSNorm_Weight.hpp"
 #include "KokkosRMSNorm_Workspace.hpp"

@@ -21,7 +21,7 @@ namespace KokkosRMSNorm::Impl {
 template <class XRows, class ResidualRows, class SumRows, class Weight,
           class YRows, class RstdValues>
 struct RowMath {
-  using pack = typename YRows::non_const_value_type;
+  using pack = typename XRows::non_const_value_type;
   using value_type = typename pack::value_type;
   using accumulation_type = accumulation_type_t<value_type>;
   static constexpr int width = pack::width;
