@@ -3,6 +3,7 @@
 #define KOKKOSRMSNORM_TEST_CASES_HPP
 
 #include <cfloat>
+#include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -117,6 +118,33 @@ void expect_reference_rstd(const XView& x, const RstdView& rstd, double eps,
       Testing::as_row(
           Testing::reference_rstd(Testing::to_host_doubles(x), eps)),
       what);
+}
+
+// Expects call() to throw std::invalid_argument whose message holds every
+// one of `words`.
+template <class Call, class... Words>
+void expect_invalid(const Call& call, const Words&... words) {
+  try {
+    call();
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    const std::string message = error.what();
+    for (const std::string& word : {std::string(words)...}) {
+      EXPECT_NE(message.find(word), std::string::npos)
+          << "'" << word << "' missing from: " << message;
+    }
+  }
+}
+
+// Expects every element of `view` (any rank, any space) to hold `sentinel`:
+// a rejected call wrote nothing to it.
+template <class View>
+void expect_unwritten(const View& view, double sentinel, const char* name) {
+  const auto host =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    ASSERT_EQ(double(host.data()[i]), sentinel) << name << " written at " << i;
+  }
 }
 
 }  // namespace KokkosRMSNorm::Test

@@ -17,33 +17,6 @@
 
 namespace KokkosRMSNorm::Test {
 
-// Expects call() to throw std::invalid_argument whose message holds every
-// one of `words`.
-template <class Call, class... Words>
-void expect_invalid(const Call& call, const Words&... words) {
-  try {
-    call();
-    ADD_FAILURE() << "no exception";
-  } catch (const std::invalid_argument& error) {
-    const std::string message = error.what();
-    for (const std::string& word : {std::string(words)...}) {
-      EXPECT_NE(message.find(word), std::string::npos)
-          << "'" << word << "' missing from: " << message;
-    }
-  }
-}
-
-// Expects every element of `view` (any rank, any space) to hold `sentinel`:
-// a rejected call wrote nothing to it.
-template <class View>
-void expect_unwritten(const View& view, double sentinel, const char* name) {
-  const auto host =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  for (std::size_t i = 0; i < host.size(); ++i) {
-    ASSERT_EQ(double(host.data()[i]), sentinel) << name << " written at " << i;
-  }
-}
-
 template <class Case>
 class InvalidArgumentsTest : public ::testing::Test {
  protected:

@@ -13,7 +13,6 @@
 #include <KokkosRMSNorm_Testing_Reference.hpp>
 
 #include "Test_Cases.hpp"
-#include "Test_InvalidArguments.hpp"
 
 namespace KokkosRMSNorm::Test {
 

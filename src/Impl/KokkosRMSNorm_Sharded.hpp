@@ -88,14 +88,12 @@ RowOrder require_shard(const char* function, const XView& x,
   return order;
 }
 
-// sums = the rows' sums of squares of x (or of sum = x + residual, stored)
-// over the shard's columns; zero for a shard of no columns.
+// Throws std::invalid_argument unless partial_sums may run.
 template <class ExecutionSpace, class XView, class ResidualView, class SumView,
           class SumsView>
-void partial_sums(const char* function, const ExecutionSpace& space,
-                  const XView& x, const ResidualView& residual,
-                  const SumView& sum, const SumsView& sums) {
-  const ProfilingRegion region(function);
+void check_partial_sums(const char* function, const XView& x,
+                        const ResidualView& residual, const SumView& sum,
+                        const SumsView& sums) {
   require_row_views<ExecutionSpace, XView, ResidualView, SumView>();
   require_writable<SumView, SumsView>();
   require_extents_of_x(function, "residual", residual, x);
@@ -113,24 +111,37 @@ void partial_sums(const char* function, const ExecutionSpace& space,
   require_apart(function, "sums", sums_values, "x", x_rows);
   require_apart(function, "sums", sums_values, "residual", residual_rows);
   require_apart(function, "sums", sums_values, "sum", sum_rows);
+}
+
+// sums = the rows' sums of squares of x (or of sum = x + residual, stored)
+// over the shard's columns; zero for a shard of no columns.
+template <class ExecutionSpace, class XView, class ResidualView, class SumView,
+          class SumsView>
+void partial_sums(const char* function, const ExecutionSpace& space,
+                  const XView& x, const ResidualView& residual,
+                  const SumView& sum, const SumsView& sums) {
+  const ProfilingRegion region(function);
+  check_partial_sums<ExecutionSpace>(function, x, residual, sum, sums);
+  const RowOrder order = common_row_order(function, x, x);
+  const auto x_rows = as_rows(x, order);
   if (x_rows.extent(0) == 0) {
     return;
   }
-  const auto math = make_row_math<1>(x_rows, residual_rows, sum_rows, no_weight,
-                                     None(), None(), 0.0);
+  const auto sums_values = as_row_values(sums, order);
+  const auto math =
+      make_row_math<1>(x_rows, as_rows(residual, order), as_rows(sum, order),
+                       no_weight, None(), None(), 0.0);
   launch_team_a_row(function, space, x_rows.extent(0),
                     PartialSumsKernel<decltype(math), decltype(sums_values)>{
                         math, sums_values});
 }
 
-// y = x * rstd * weight factor, rstd = 1 / sqrt(sums / n + eps) for each
-// row, n the whole rows' length, stored to rstd unless None.
+// Throws std::invalid_argument unless finish may run.
 template <class ExecutionSpace, class XView, class SumsView, class Weight,
           class YView, class RstdView>
-void finish(const char* function, const ExecutionSpace& space, const XView& x,
-            const SumsView& sums, std::size_t n, const Weight& weight,
-            const YView& y, double eps, const RstdView& rstd) {
-  const ProfilingRegion region(function);
+void check_finish(const char* function, const XView& x, const SumsView& sums,
+                  std::size_t n, const Weight& weight, const YView& y,
+                  double eps, const RstdView& rstd) {
   const auto weight_values = weight_view(weight);
   require_row_views<ExecutionSpace, XView, YView>();
   require_writable<YView, RstdView>();
@@ -161,13 +172,28 @@ void finish(const char* function, const ExecutionSpace& space, const XView& x,
   require_apart(function, "rstd", rstd_values, "y", y_rows);
   require_apart(function, "rstd", rstd_values, "weight", weight_values);
   require_apart(function, "rstd", rstd_values, "sums", sums_values);
+}
+
+// y = x * rstd * weight factor, rstd = 1 / sqrt(sums / n + eps) for each
+// row, n the whole rows' length, stored to rstd unless None.
+template <class ExecutionSpace, class XView, class SumsView, class Weight,
+          class YView, class RstdView>
+void finish(const char* function, const ExecutionSpace& space, const XView& x,
+            const SumsView& sums, std::size_t n, const Weight& weight,
+            const YView& y, double eps, const RstdView& rstd) {
+  const ProfilingRegion region(function);
+  check_finish<ExecutionSpace>(function, x, sums, n, weight, y, eps, rstd);
+  const RowOrder order = common_row_order(function, x, x);
+  const auto x_rows = as_rows(x, order);
   if (x_rows.extent(0) == 0 || n == 0) {
     return;
   }
-  auto math = make_row_math<1>(x_rows, None(), None(), weight, y_rows,
-                               rstd_values, eps);
-  math.inverse_n = typename decltype(math)::accumulation_type(1) /
-                   static_cast<typename decltype(math)::accumulation_type>(n);
+  const auto sums_values = as_row_values(sums, order);
+  auto math =
+      make_row_math<1>(x_rows, None(), None(), weight, as_rows(y, order),
+                       as_row_values(rstd, order), eps);
+  using Accumulation = typename decltype(math)::accumulation_type;
+  math.inverse_n = Accumulation(1) / static_cast<Accumulation>(n);
   launch_team_a_row(
       function, space, x_rows.extent(0),
       FinishKernel<decltype(math), decltype(sums_values)>{math, sums_values});
