@@ -105,7 +105,8 @@ std::size_t agree_on_shards(const char* function, MPI_Comm comm,
   return std::size_t(n);
 }
 
-// sums(i) = the sum over the ranks of sums(i), in place.
+// sums(i) = the sum over the ranks of sums(i), in place (a contiguous
+// View).
 template <class Sums>
 void all_reduce_sums(MPI_Comm comm, const Sums& sums) {
   using T = typename Sums::non_const_value_type;
@@ -121,6 +122,27 @@ void all_reduce_sums(MPI_Comm comm, const Sums& sums) {
   }
 }
 
+// One sum a row of x, contiguous, as a View of x's rank minus one in the
+// order of x's rows.
+template <class ExecutionSpace, class XView>
+auto row_sums_for(const ExecutionSpace& space, const XView& x) {
+  using Accumulation =
+      accumulation_type_t<typename XView::non_const_value_type>;
+  using Memory = typename ExecutionSpace::memory_space;
+  constexpr unsigned row_rank = XView::rank - 1;
+  const auto label = Kokkos::view_alloc(space, "KokkosRMSNorm::sums");
+  if constexpr (row_rank == 1) {
+    return Kokkos::View<Accumulation*, Memory>(label, x.extent(0));
+  } else {
+    using Layout =
+        std::conditional_t<std::is_same_v<typename XView::array_layout,
+                                          Kokkos::LayoutLeft>,
+                           Kokkos::LayoutLeft, Kokkos::LayoutRight>;
+    return Kokkos::View<Accumulation**, Layout, Memory>(label, x.extent(0),
+                                                        x.extent(1));
+  }
+}
+
 // The sharded norm of x, or of sum = x + residual (None for rms_norm): the
 // partial sums, one all-reduce, the finish into y.
 template <class ExecutionSpace, class XView, class ResidualView, class SumView,
@@ -129,30 +151,8 @@ void rms_norm_over(const char* function, const ExecutionSpace& space,
                    MPI_Comm comm, const XView& x, const ResidualView& residual,
                    const SumView& sum, const Weight& weight, const YView& y,
                    double eps, const RstdView& rstd) {
-  using Accumulation =
-      accumulation_type_t<typename XView::non_const_value_type>;
-  using Memory = typename ExecutionSpace::memory_space;
   const ProfilingRegion region(function);
-  constexpr unsigned row_rank = XView::rank - 1;
-  const std::size_t columns = x.extent(row_rank);
-  std::size_t rows = 1;
-  for (unsigned r = 0; r < row_rank; ++r) {
-    rows *= x.extent(r);
-  }
-  // One sum a row, contiguous, in the order of x's rows.
-  Kokkos::View<Accumulation*, Memory> sums(
-      Kokkos::view_alloc(space, "KokkosRMSNorm::sums"), rows);
-  const auto sums_of_rows = [&] {
-    if constexpr (row_rank == 1) {
-      return sums;
-    } else {
-      using Layout = std::conditional_t<
-          std::is_same_v<typename XView::array_layout, Kokkos::LayoutLeft>,
-          Kokkos::LayoutLeft, Kokkos::LayoutRight>;
-      return Kokkos::View<Accumulation**, Layout, Memory>(
-          sums.data(), x.extent(0), x.extent(1));
-    }
-  }();
+  const auto sums = row_sums_for(space, x);
   const auto normalized = [&] {
     if constexpr (is_none_v<SumView>) {
       return x;
@@ -160,16 +160,39 @@ void rms_norm_over(const char* function, const ExecutionSpace& space,
       return sum;
     }
   }();
-  const std::size_t n = agree_on_shards(function, comm, rows, columns, [&] {
-    check_partial_sums<ExecutionSpace>(function, x, residual, sum,
-                                       sums_of_rows);
-    check_finish<ExecutionSpace>(function, normalized, sums_of_rows, columns,
-                                 weight, y, eps, rstd);
-  });
-  partial_sums(function, space, x, residual, sum, sums_of_rows);
+  const std::size_t columns = x.extent(XView::rank - 1);
+  const std::size_t n =
+      agree_on_shards(function, comm, sums.size(), columns, [&] {
+        check_partial_sums<ExecutionSpace>(function, x, residual, sum, sums);
+        check_finish<ExecutionSpace>(function, normalized, sums, columns,
+                                     weight, y, eps, rstd);
+      });
+  partial_sums(function, space, x, residual, sum, sums);
   space.fence();
   all_reduce_sums(comm, sums);
-  finish(function, space, normalized, sums_of_rows, n, weight, y, eps, rstd);
+  finish(function, space, normalized, sums, n, weight, y, eps, rstd);
+}
+
+// The sharded backward pass: the partial sums of g * x, one all-reduce,
+// the finish into dx and the shard's columns of dweight.
+template <class ExecutionSpace, class DYView, class XView, class Weight,
+          class RstdView, class DXView, class DWeight>
+void rms_norm_backward_over(const char* function, const ExecutionSpace& space,
+                            MPI_Comm comm, const DYView& dy, const XView& x,
+                            const Weight& weight, const RstdView& rstd,
+                            const DXView& dx, const DWeight& dweight) {
+  const ProfilingRegion region(function);
+  const auto sums = row_sums_for(space, x);
+  const std::size_t columns = x.extent(XView::rank - 1);
+  const std::size_t n =
+      agree_on_shards(function, comm, sums.size(), columns, [&] {
+        check_backward_shard<ExecutionSpace>(function, dy, x, weight, rstd,
+                                             sums, dx, dweight);
+      });
+  backward_partial_sums(function, space, dy, x, weight, sums);
+  space.fence();
+  all_reduce_sums(comm, sums);
+  backward_finish(function, space, dy, x, weight, rstd, sums, n, dx, dweight);
 }
 
 }  // namespace Impl
@@ -219,6 +242,23 @@ void add_rms_norm(const ExecutionSpace& space, MPI_Comm comm,
   Impl::rms_norm_over("KokkosRMSNorm::add_rms_norm (MPI)", space, comm, x_shard,
                       residual_shard, sum_shard, weight_shard, y_shard, eps,
                       Impl::None());
+}
+
+/// rms_norm_backward over sharded columns: dx_shard and the shard's columns
+/// of dweight (or no_weight), from one all-reduce of one value a row;
+/// checked on every rank as rms_norm is. rstd is the whole rows' (as the
+/// MPI rms_norm stores it on every rank).
+template <
+    class ExecutionSpace, class DYView, class XView, class Weight,
+    class RstdView, class DXView, class DWeight,
+    class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+void rms_norm_backward(const ExecutionSpace& space, MPI_Comm comm,
+                       const DYView& dy_shard, const XView& x_shard,
+                       const Weight& weight_shard, const RstdView& rstd,
+                       const DXView& dx_shard, const DWeight& dweight_shard) {
+  Impl::rms_norm_backward_over("KokkosRMSNorm::rms_norm_backward (MPI)", space,
+                               comm, dy_shard, x_shard, weight_shard, rstd,
+                               dx_shard, dweight_shard);
 }
 
 }  // namespace KokkosRMSNorm

@@ -78,6 +78,37 @@ void rms_norm_finish(const ExecutionSpace& space, const XView& x,
                eps, rstd);
 }
 
+/// rms_norm_backward's halves over a shard. The first: sums(i) = sum over
+/// the shard's columns of dy(i, j) * w(j) * x(i, j) (w the weight's factor);
+/// after adding sums over the shards, the second gives the shard's dx and
+/// its columns of dweight (or no_weight), as rms_norm_backward would for the
+/// whole rows, n their length. dweight is summed over the rows in order, so
+/// its bits are the same every call. rstd is as the forward pass stored it.
+template <
+    class ExecutionSpace, class DYView, class XView, class Weight,
+    class SumsView,
+    class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+void rms_norm_backward_partial_sums(const ExecutionSpace& space,
+                                    const DYView& dy, const XView& x,
+                                    const Weight& weight,
+                                    const SumsView& sums) {
+  Impl::backward_partial_sums("KokkosRMSNorm::rms_norm_backward_partial_sums",
+                              space, dy, x, weight, sums);
+}
+
+template <
+    class ExecutionSpace, class DYView, class XView, class Weight,
+    class RstdView, class SumsView, class DXView, class DWeight,
+    class = std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value>>
+void rms_norm_backward_finish(const ExecutionSpace& space, const DYView& dy,
+                              const XView& x, const Weight& weight,
+                              const RstdView& rstd, const SumsView& sums,
+                              std::size_t n, const DXView& dx,
+                              const DWeight& dweight) {
+  Impl::backward_finish("KokkosRMSNorm::rms_norm_backward_finish", space, dy, x,
+                        weight, rstd, sums, n, dx, dweight);
+}
+
 }  // namespace KokkosRMSNorm
 
 #endif

@@ -150,6 +150,61 @@ TYPED_TEST_P(ShardedTest, AddRMSNormInPlaceOneOrNoWeight) {
   }
 }
 
+TYPED_TEST_P(ShardedTest, BackwardOverShards) {
+  // The backward halves over three uneven shards and an empty one, against
+  // the double reference of the whole rows (tolerances as BackwardTest's:
+  // T's rtol times the sum of the terms' magnitudes).
+  using T = typename TestFixture::T;
+  using Accumulation = typename TestFixture::Accumulation;
+  const std::size_t rows = 6;
+  for (std::size_t n : {5, 1000}) {
+    typename TypeParam::matrix x("x", rows, n), dy("dy", rows, n),
+        y("y", rows, n), dx("dx", rows, n);
+    typename TypeParam::vector weight("weight", n), dweight("dweight", n);
+    Kokkos::View<Accumulation*, typename TestFixture::Space> rstd("rstd", rows);
+    Testing::fill_uniform(x, 11);
+    Testing::fill_uniform(dy, 12);
+    Testing::fill_uniform(weight, 13);
+    Testing::poison(dx, std::numeric_limits<double>::quiet_NaN());
+    Testing::poison(dweight, std::numeric_limits<double>::quiet_NaN());
+    typename TestFixture::Space space;
+    rms_norm(space, x, weight, y, TestFixture::eps, rstd);
+    const auto sums = TestFixture::all_reduced(
+        rows, n, 3, [&](auto columns, const auto& partial) {
+          rms_norm_backward_partial_sums(
+              space, Kokkos::subview(dy, Kokkos::ALL, columns),
+              Kokkos::subview(x, Kokkos::ALL, columns),
+              Kokkos::subview(weight, columns), partial);
+        });
+    for (auto [begin, end] : TestFixture::shards_of(n, 3)) {
+      const auto columns = Kokkos::make_pair(begin, end);
+      rms_norm_backward_finish(space, Kokkos::subview(dy, Kokkos::ALL, columns),
+                               Kokkos::subview(x, Kokkos::ALL, columns),
+                               Kokkos::subview(weight, columns), rstd, sums, n,
+                               Kokkos::subview(dx, Kokkos::ALL, columns),
+                               Kokkos::subview(dweight, columns));
+    }
+    space.fence();
+    const auto expected = Testing::reference_rms_norm_backward(
+        Testing::to_host_doubles(dy), Testing::to_host_doubles(x),
+        Testing::to_host_doubles_1d(weight), Testing::to_host_doubles_1d(rstd));
+    const auto dx_mismatches = Testing::allclose_to_scale(
+        Testing::to_host_doubles(dx), expected.dx, expected.dx_scale,
+        Tolerance<T>::rtol, Tolerance<T>::atol);
+    EXPECT_FALSE(dx_mismatches)
+        << dx_mismatches.count << " dx mismatches, N=" << n << ", first "
+        << dx_mismatches.first;
+    const auto dweight_mismatches = Testing::allclose_to_scale(
+        Testing::as_row(Testing::to_host_doubles_1d(dweight)),
+        Testing::as_row(expected.dweight),
+        Testing::as_row(expected.dweight_scale), Tolerance<T>::rtol,
+        Tolerance<T>::atol);
+    EXPECT_FALSE(dweight_mismatches)
+        << dweight_mismatches.count << " dweight mismatches, N=" << n
+        << ", first " << dweight_mismatches.first;
+  }
+}
+
 TYPED_TEST_P(ShardedTest, BadArguments) {
   // Rejected before anything is written: sums of the wrong length, n
   // shorter than the shard, a weight of the wrong length.
@@ -174,7 +229,8 @@ TYPED_TEST_P(ShardedTest, BadArguments) {
 }
 
 REGISTER_TYPED_TEST_SUITE_P(ShardedTest, RMSNormWithRstdOverShards,
-                            AddRMSNormInPlaceOneOrNoWeight, BadArguments);
+                            AddRMSNormInPlaceOneOrNoWeight, BackwardOverShards,
+                            BadArguments);
 
 }  // namespace KokkosRMSNorm::Test
 

@@ -134,6 +134,54 @@ TEST(MPI, AddRMSNormInPlaceAndWeightOptions) {
   }
 }
 
+TEST(MPI, BackwardOverUnevenShards) {
+  // dx and the shard's columns of dweight against the double reference of
+  // the whole rows (BackwardTest's tolerances).
+  const std::size_t rows = 6, n = 4097;
+  const Rows whole(rows, n);
+  Matrix dy("dy", rows, n), y("y", rows, n);
+  Testing::fill_uniform(dy, 77);
+  Kokkos::View<float*, Space> rstd("rstd", rows);
+  KokkosRMSNorm::rms_norm(Space(), whole.x, whole.weight, y, eps, rstd);
+  const auto [begin, end] = my_columns(n);
+  const auto columns = Kokkos::make_pair(begin, end);
+  Matrix dx("dx", rows, end - begin);
+  Vector dweight("dweight", end - begin);
+  rms_norm_backward(Space(), MPI_COMM_WORLD,
+                    Kokkos::subview(dy, Kokkos::ALL, columns),
+                    Kokkos::subview(whole.x, Kokkos::ALL, columns),
+                    Kokkos::subview(whole.weight, columns), rstd, dx, dweight);
+  Space().fence();
+  const auto expected = Testing::reference_rms_norm_backward(
+      Testing::to_host_doubles(dy), Testing::to_host_doubles(whole.x),
+      Testing::to_host_doubles_1d(whole.weight),
+      Testing::to_host_doubles_1d(rstd));
+  Testing::HostMatrix dx_expected("dx expected", rows, end - begin),
+      dx_scale("dx scale", rows, end - begin);
+  Testing::HostVector dweight_expected("dweight expected", end - begin),
+      dweight_scale("dweight scale", end - begin);
+  for (std::size_t j = 0; j < end - begin; ++j) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      dx_expected(i, j) = expected.dx(i, begin + j);
+      dx_scale(i, j) = expected.dx_scale(i, begin + j);
+    }
+    dweight_expected(j) = expected.dweight(begin + j);
+    dweight_scale(j) = expected.dweight_scale(begin + j);
+  }
+  const auto dx_mismatches = Testing::allclose_to_scale(
+      Testing::to_host_doubles(dx), dx_expected, dx_scale,
+      Tolerance<float>::rtol, Tolerance<float>::atol);
+  EXPECT_FALSE(dx_mismatches)
+      << dx_mismatches.count << " dx mismatches on rank " << rank()
+      << ", first " << dx_mismatches.first;
+  const auto dweight_mismatches = Testing::allclose_to_scale(
+      Testing::as_row(Testing::to_host_doubles_1d(dweight)),
+      Testing::as_row(dweight_expected), Testing::as_row(dweight_scale),
+      Tolerance<float>::rtol, Tolerance<float>::atol);
+  EXPECT_FALSE(dweight_mismatches)
+      << dweight_mismatches.count << " dweight mismatches on rank " << rank();
+}
+
 TEST(MPI, MismatchedShardsThrowOnEveryRank) {
   // Rank 0 has one row more than the others: with several ranks every rank
   // throws the same error, and nothing is written.
