@@ -75,6 +75,18 @@ void launch_team_a_row(const char* label, const ExecutionSpace& space,
       kernel);
 }
 
+// n, the whole rows' length, is at least the shard's.
+template <class XView>
+void require_whole_row_length(const char* function, std::size_t n,
+                              const XView& x) {
+  if (n < x.extent(XView::rank - 1)) {
+    throw_invalid(function, "n, the whole rows' length, is " +
+                                std::to_string(n) +
+                                ", less than the shard's (x extents " +
+                                extents_of(x) + ")");
+  }
+}
+
 // The checks both halves make of a shard's row arguments and its sums: a
 // View of one accumulation value per row, as rstd.
 template <class ExecutionSpace, class XView, class SumsView>
@@ -151,13 +163,7 @@ void check_finish(const char* function, const XView& x, const SumsView& sums,
   require_row_length(function, "weight", weight_values, x);
   require_one_per_row(function, "rstd", rstd, x);
   require_valid_eps(function, eps, x);
-  const std::size_t local_n = x.extent(XView::rank - 1);
-  if (n < local_n) {
-    throw_invalid(function, "n, the whole rows' length, is " +
-                                std::to_string(n) +
-                                ", less than the shard's (x extents " +
-                                extents_of(x) + ")");
-  }
+  require_whole_row_length(function, n, x);
   const RowOrder order = require_shard<ExecutionSpace>(function, x, sums);
   require_row_order<XView::rank - 1>(function, "y", y, order);
   require_row_order<XView::rank - 1>(function, "rstd", rstd, order);
@@ -375,12 +381,7 @@ void backward_finish(const char* function, const ExecutionSpace& space,
   const ProfilingRegion region(function);
   check_backward_shard<ExecutionSpace>(function, dy, x, weight, rstd, sums, dx,
                                        dweight);
-  if (n < x.extent(XView::rank - 1)) {
-    throw_invalid(function, "n, the whole rows' length, is " +
-                                std::to_string(n) +
-                                ", less than the shard's (x extents " +
-                                extents_of(x) + ")");
-  }
+  require_whole_row_length(function, n, x);
   const RowOrder order = common_row_order(function, x, x);
   const auto x_rows = as_rows(x, order);
   if (x_rows.extent(0) == 0 || x_rows.extent(1) == 0) {
