@@ -27,7 +27,6 @@ namespace KokkosRMSNorm::Impl {
 template <class Math, class SumsValues>
 struct PartialSumsKernel {
   using accumulation_type = typename Math::accumulation_type;
-  using member_type = Kokkos::TeamPolicy<>::member_type;
   Math math;
   SumsValues sums;
 
