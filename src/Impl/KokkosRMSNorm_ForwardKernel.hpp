@@ -9,14 +9,10 @@
 #include <Kokkos_Core.hpp>
 
 #include "Backends/KokkosRMSNorm_Backend.hpp"
-#include "KokkosRMSNorm_Compat.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
-#include "KokkosRMSNorm_Numerics.hpp"
-#include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 #include "KokkosRMSNorm_RowSplit.hpp"
 #include "KokkosRMSNorm_RowSums.hpp"
-#include "KokkosRMSNorm_WeightFactors.hpp"
 
 // The forward team kernels and their launcher, in one file since they share
 // the lanes' sweeps: RMSNormKernel (rows a team or a thread's vector lanes),
