@@ -65,7 +65,7 @@ MUTANTS = [
      "return a.data() == b.data();", "return true;"),
     ("a workspace serves any instance", "KokkosRMSNorm_Workspace.hpp",
      "!Impl::same_instance(*held_.instance, space)",
-     "!Impl::same_instance(*held_.instance, *held_.instance)"),
+     "!Impl::same_instance(space, space)"),
 ]
 
 

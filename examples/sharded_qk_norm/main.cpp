@@ -113,8 +113,8 @@ int main(int argc, char** argv) {
     if (rank == 0) {
       std::printf(
           "%d ranks, %d tokens x %d hidden: sharded norm %.1f us (all-reduce "
-          "of %zu bytes a rank), all-gather then norm %.1f us (%zu bytes a "
-          "rank)\n%s\n",
+          "of %zu bytes), all-gather then norm %.1f us (each rank gathers "
+          "rows of %zu bytes)\n%s\n",
           ranks, tokens, hidden, sharded_us, tokens * sizeof(float), gather_us,
           std::size_t(tokens) * hidden * sizeof(float), ok ? "True" : "False");
     }
