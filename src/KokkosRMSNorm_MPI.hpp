@@ -83,11 +83,11 @@ std::size_t agree_on_shards(const char* function, MPI_Comm comm,
   std::vector<long long> all(3 * std::size_t(size));
   MPI_Allgather(mine, 3, MPI_LONG_LONG, all.data(), 3, MPI_LONG_LONG, comm);
   long long failed = 0, fewest = all[1], most = all[1], n = 0;
-  for (int r = 0; r < size; ++r) {
-    failed += all[3 * r];
-    fewest = std::min(fewest, all[3 * r + 1]);
-    most = std::max(most, all[3 * r + 1]);
-    n += all[3 * r + 2];
+  for (std::size_t r = 0; r < all.size(); r += 3) {
+    failed += all[r];
+    fewest = std::min(fewest, all[r + 1]);
+    most = std::max(most, all[r + 1]);
+    n += all[r + 2];
   }
   if (!problem.empty()) {
     throw std::invalid_argument(problem);
@@ -134,10 +134,9 @@ auto row_sums_for(const ExecutionSpace& space, const XView& x) {
   if constexpr (row_rank == 1) {
     return Kokkos::View<Accumulation*, Memory>(label, x.extent(0));
   } else {
-    using Layout =
-        std::conditional_t<std::is_same_v<typename XView::array_layout,
-                                          Kokkos::LayoutLeft>,
-                           Kokkos::LayoutLeft, Kokkos::LayoutRight>;
+    using Layout = std::conditional_t<
+        std::is_same_v<typename XView::array_layout, Kokkos::LayoutLeft>,
+        Kokkos::LayoutLeft, Kokkos::LayoutRight>;
     return Kokkos::View<Accumulation**, Layout, Memory>(label, x.extent(0),
                                                         x.extent(1));
   }

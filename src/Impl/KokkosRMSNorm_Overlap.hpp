@@ -74,7 +74,7 @@ inline bool overlap(const Footprint& a, const Footprint& b) {
   for (std::intptr_t m = lowest; m <= highest; ++m) {
     // Some i in [0, a.count) with k = i - m in [0, b.count).
     if (std::max<std::intptr_t>(0, m) <
-        std::min<std::intptr_t>(a.count, std::intptr_t(b.count) + m)) {
+        std::min(std::intptr_t(a.count), std::intptr_t(b.count) + m)) {
       return true;
     }
   }
