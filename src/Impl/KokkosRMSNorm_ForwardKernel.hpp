@@ -246,10 +246,12 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
         ticket);
     const std::size_t row = ticket / split.teams_per_row;
     const int chunk = ticket % split.teams_per_row;
+    // Exactly one team sums and posts each chunk: the one that claims it.
     // A team that stores sum while it loads claims its chunk first, and if
     // another team claimed it, waits until that team has read it, so that
-    // writing sum in place cannot change what it reads. Other teams write
-    // only once their row's sum is known, when every chunk has been read.
+    // writing sum in place cannot change what it reads. Other teams claim
+    // their chunk when they post; they write y only once their row's sum is
+    // known, when every chunk has been read.
     int owns = 1;
     if constexpr (Math::adds_residual) {
       Kokkos::single(
@@ -280,8 +282,8 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
   }
 
   // The row's sum of squares, this team's chunk summing to chunk_sum
-  // (posted unless another team claimed it first). A sum of squares is never
-  // negative, so -1 says the others did not arrive in time.
+  // (posted unless another team claimed the chunk first). A sum of squares
+  // is never negative, so -1 says the others did not arrive in time.
   KOKKOS_FUNCTION accumulation_type row_sum(const member_type& team,
                                             std::size_t row, int chunk,
                                             bool owns,
@@ -290,7 +292,7 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
     Kokkos::single(
         Kokkos::PerTeam(team),
         [&](accumulation_type& row_sum) {
-          if (owns) {
+          if (Math::adds_residual ? owns : split.claim(row, chunk)) {
             split.post(row, chunk, chunk_sum);
           }
           row_sum = split.wait_patiently_for_row(row) ? split.row_sum(row)

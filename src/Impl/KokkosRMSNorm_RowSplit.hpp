@@ -21,10 +21,10 @@ KOKKOS_INLINE_FUNCTION T volatile_load(const T& value) {
 // may never start (on a partition of the device, beside another kernel
 // holding it, under MPS), so the waiting team claims the free chunks itself
 // and sums them from x. A claimed chunk belongs to a running team, which
-// posts it without waiting for anything, so every row finishes. Each
-// chunk's sum comes from the same code over the same lanes whoever
-// computes it, and the row's sum adds them in chunk order: the same bits
-// either way, and a chunk posted twice holds the same value.
+// posts it without waiting for anything, so every row finishes; only the
+// team that claimed a chunk posts it. Each chunk's sum comes from the same
+// code over the same lanes whoever computes it, and the row's sum adds
+// them in chunk order: the same bits either way.
 template <class Accumulation>
 struct RowSplit {
   enum State : unsigned { free = 0, claimed = 1, posted = 2 };
@@ -93,16 +93,14 @@ struct RowSplit {
     Kokkos::memory_fence();
   }
 
-  // Posts the sum of squares of a chunk, counted once however many teams
-  // post it.
+  // Posts the sum of squares of a chunk this team claimed.
   KOKKOS_INLINE_FUNCTION void post(std::size_t row, int chunk,
                                    Accumulation sum) const {
     partials[row * teams_per_row + chunk] = sum;
     Kokkos::memory_fence();  // the sum is visible before it counts as posted
-    if (Kokkos::atomic_exchange(&states[row * teams_per_row + chunk],
-                                unsigned(posted)) != unsigned(posted)) {
-      Kokkos::atomic_add(&counters[1 + row], 1u);
-    }
+    Kokkos::atomic_exchange(&states[row * teams_per_row + chunk],
+                            unsigned(posted));
+    Kokkos::atomic_add(&counters[1 + row], 1u);
   }
 
   // Whether every chunk of the row is posted.
