@@ -35,7 +35,7 @@ struct PartialSumsKernel {
     const int row = team.league_rank();
     accumulation_type total = 0;
     Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, static_cast<int>(math.packs_per_row())),
+        Kokkos::TeamThreadRange(team, static_cast<int>(math.x.extent(1))),
         [&](int j, accumulation_type& sum) {
           Math::add_squares(math.template load<PortableBackend>(row, j), sum);
         },
@@ -57,7 +57,7 @@ struct FinishKernel {
     Kokkos::single(Kokkos::PerTeam(team),
                    [&]() { math.store_rstd(row, rstd); });
     Kokkos::parallel_for(
-        Kokkos::TeamThreadRange(team, static_cast<int>(math.packs_per_row())),
+        Kokkos::TeamThreadRange(team, static_cast<int>(math.x.extent(1))),
         [&](int j) {
           math.store_scaled(row, j, math.reload(row, j), rstd,
                             math.weight.template convert<accumulation_type>(
