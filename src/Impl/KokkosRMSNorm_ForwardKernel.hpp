@@ -212,7 +212,7 @@ struct RMSNormKernel : Math {
               loads_weight_early ? held_weight[k].value()
                                  : this->weight.load(j));
           for_each_row(rows, [&](int r) {
-            this->store_scaled(
+            this->template store_scaled<backend>(
                 first_row + r, j,
                 InScratch ? slots[j - start] : held[r][k].value(), rstd[r],
                 factors);
@@ -336,7 +336,8 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
         [&](int lane, row_sums& lane_sums) {
           for (int start = packs.first; start < packs.second; start += sweep) {
             this->for_each_held(lane, start, packs.second, [&](int, int j) {
-              Math::add_squares(this->peek(row, j), lane_sums[0]);
+              Math::add_squares(this->template peek<backend>(row, j),
+                                lane_sums[0]);
             });
           }
         },

@@ -10,12 +10,18 @@
 
 namespace KokkosRMSNorm::Impl {
 
+// Whether T is Kokkos's bfloat16, which Kokkos before 3.6 lacks.
+template <class T>
+inline constexpr bool is_bfloat16_v =
+#ifdef KOKKOSRMSNORM_HAS_BHALF_T
+    std::is_same_v<T, Kokkos::Experimental::bhalf_t>;
+#else
+    false;
+#endif
+
 template <class T>
 inline constexpr bool is_supported_value_type_v =
-    std::is_same_v<T, float> || std::is_same_v<T, double> ||
-#ifdef KOKKOSRMSNORM_HAS_BHALF_T
-    std::is_same_v<T, Kokkos::Experimental::bhalf_t> ||
-#endif
+    is_bfloat16_v<T> || std::is_same_v<T, float> || std::is_same_v<T, double> ||
     std::is_same_v<T, Kokkos::Experimental::half_t>;
 
 // Sums of squares and the scaling run in float for every type narrower than

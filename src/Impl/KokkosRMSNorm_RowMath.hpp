@@ -44,35 +44,38 @@ struct RowMath {
 
   // Pack j of the row's h, which a lane reads first, through the
   // backend's load_evicting_last.
-  template <class Loads>
+  template <class Backend>
   KOKKOS_INLINE_FUNCTION pack load(std::size_t row, int j) const {
     if constexpr (adds_residual) {
-      const pack h = add(Loads::load_evicting_last(&x(row, j)),
-                         Loads::load_evicting_last(&residual(row, j)));
+      const pack h =
+          add<Backend>(Backend::load_evicting_last(&x(row, j)),
+                       Backend::load_evicting_last(&residual(row, j)));
       sum(row, j) = h;
       return h;
     } else {
-      return Loads::load_evicting_last(&x(row, j));
+      return Backend::load_evicting_last(&x(row, j));
     }
   }
 
   // Pack j of the row's h, computed without storing it: what a team summing
   // another team's chunk reads (see RowSplit).
+  template <class Backend>
   KOKKOS_INLINE_FUNCTION pack peek(std::size_t row, int j) const {
     if constexpr (adds_residual) {
-      return add(x(row, j), residual(row, j));
+      return add<Backend>(x(row, j), residual(row, j));
     } else {
       return x(row, j);
     }
   }
 
   // a + b in the accumulation type, rounded to the value type.
+  template <class Backend>
   KOKKOS_INLINE_FUNCTION static pack add(const pack& a, const pack& b) {
     pack h;
     for (int k = 0; k < width; ++k) {
-      h.lane[k] =
-          static_cast<value_type>(static_cast<accumulation_type>(a.lane[k]) +
-                                  static_cast<accumulation_type>(b.lane[k]));
+      h.lane[k] = Backend::template round_to<value_type>(
+          static_cast<accumulation_type>(a.lane[k]) +
+          static_cast<accumulation_type>(b.lane[k]));
     }
     return h;
   }
@@ -107,8 +110,8 @@ struct RowMath {
   }
 
   // Stores Pack j of y from h, rstd and `factors`, the weight's Pack j as
-  // weight.convert returned it.
-  template <class Factors>
+  // weight.convert returned it, rounded as the backend rounds.
+  template <class Backend, class Factors>
   KOKKOS_INLINE_FUNCTION void store_scaled(std::size_t row, int j,
                                            const pack& h,
                                            accumulation_type rstd,
@@ -120,7 +123,7 @@ struct RowMath {
     weight.scale(factors, values);
     pack out;
     for (int k = 0; k < width; ++k) {
-      out.lane[k] = static_cast<value_type>(values[k]);
+      out.lane[k] = Backend::template round_to<value_type>(values[k]);
     }
     y(row, j) = out;
   }

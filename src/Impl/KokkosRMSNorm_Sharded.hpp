@@ -59,9 +59,10 @@ struct FinishKernel {
     Kokkos::parallel_for(
         Kokkos::TeamThreadRange(team, static_cast<int>(math.x.extent(1))),
         [&](int j) {
-          math.store_scaled(row, j, math.reload(row, j), rstd,
-                            math.weight.template convert<accumulation_type>(
-                                math.weight.load(j)));
+          math.template store_scaled<PortableBackend>(
+              row, j, math.reload(row, j), rstd,
+              math.weight.template convert<accumulation_type>(
+                  math.weight.load(j)));
         });
   }
 };

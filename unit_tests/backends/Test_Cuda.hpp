@@ -3,36 +3,7 @@
 #define KOKKOSRMSNORM_TEST_CUDA_HPP
 
 // What the suites need to know of the CUDA backend: its cases are
-// CasesFor<Kokkos::Cuda> and, for the suites that compute, SixteenBitCases.
-#include <cfloat>
-
+// CasesFor<Kokkos::Cuda> (Test_Cases.hpp), with the common tolerances.
 #include "Test_Cases.hpp"
-
-namespace KokkosRMSNorm::Test {
-
-// 16-bit types, tested on CUDA only: on host-only Kokkos builds half_t is
-// plain float. y is rounded to T once, so its error is at most half an ulp
-// of T (2^-9 for bf16's 8 significant bits, 2^-12 for fp16's 11) on top of
-// the float computation's; rtol is twice that half ulp. fp16 results below
-// its smallest normal (6.1e-5) are subnormal, spaced 2^-24 apart: atol.
-template <>
-struct Tolerance<Kokkos::Experimental::half_t> {
-  static constexpr double rtol = 5e-4;
-  static constexpr double atol = 6e-8;
-  static constexpr double tiny = 1e-2, huge = 1e4;
-};
-template <>
-struct Tolerance<Kokkos::Experimental::bhalf_t> {
-  static constexpr double rtol = 4e-3;
-  static constexpr double atol = FLT_MIN;
-  static constexpr double tiny = 1e-15, huge = 1e15;
-};
-
-using SixteenBitCases = ::testing::Types<
-    Case<Kokkos::Cuda, Kokkos::Experimental::half_t, Kokkos::LayoutRight>,
-    Case<Kokkos::Cuda, Kokkos::Experimental::bhalf_t, Kokkos::LayoutRight>,
-    Case<Kokkos::Cuda, Kokkos::Experimental::bhalf_t, Kokkos::LayoutLeft>>;
-
-}  // namespace KokkosRMSNorm::Test
 
 #endif

@@ -21,6 +21,12 @@ struct PortableBackend {
     return *p;
   }
 
+  // `value` rounded to T, the type of the values stored.
+  template <class T, class Value>
+  KOKKOS_FORCEINLINE_FUNCTION static T round_to(Value value) {
+    return static_cast<T>(value);
+  }
+
   // Copies *from to *slot, in team scratch; the copies a thread made are in
   // place once it calls wait_for_copies_to_scratch.
   template <class T>

@@ -4,11 +4,16 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
 #include "../../KokkosRMSNorm_LaunchShape.hpp"
+#include "../../KokkosRMSNorm_Numerics.hpp"
 #include "../KokkosRMSNorm_Portable.hpp"
+#include "KokkosRMSNorm_BFloat16Rounding.hpp"
 #include "KokkosRMSNorm_HostKernel.hpp"
 
 namespace KokkosRMSNorm::Impl {
@@ -35,7 +40,23 @@ struct HostBackend : PortableBackend {
         Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>,
                             Kokkos::IndexType<std::size_t>>(
             space, 0, ceil_div(rows, rows_per_block)),
-        HostRowsKernel<Math>{math, rows_per_block});
+        HostRowsKernel<HostBackend, Math>{math, rows_per_block});
+  }
+
+  // `value` rounded to T. A 16-bit bfloat16 (beside a GPU backend) is
+  // rounded on its bits: the GPU toolkit's host conversion kept bf16 rows
+  // at 60% of the copy (log 61).
+  template <class T, class Value>
+  KOKKOS_FORCEINLINE_FUNCTION static T round_to(Value value) {
+    if constexpr (is_bfloat16_v<T> && sizeof(T) == sizeof(std::uint16_t) &&
+                  std::is_same_v<Value, float>) {
+      const std::uint16_t bits = bfloat16_bits_nearest(value);
+      T rounded;
+      memcpy(static_cast<void*>(&rounded), &bits, sizeof bits);
+      return rounded;
+    } else {
+      return static_cast<T>(value);
+    }
   }
 
   static constexpr std::size_t max_row_scratch_bytes = 0;

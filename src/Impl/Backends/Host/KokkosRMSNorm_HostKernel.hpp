@@ -6,8 +6,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "../KokkosRMSNorm_Portable.hpp"
-
 namespace KokkosRMSNorm::Impl {
 
 // Rows normalized by the host's cores, a block of whole rows a thread, with
@@ -16,8 +14,8 @@ namespace KokkosRMSNorm::Impl {
 // sums (partial[s] for Packs s, s + packs_a_step, ...), so that the compiler
 // holds them in vector registers without reordering float additions, which
 // it may not do (it does: LOG 59); they are added in one fixed order at the
-// end of the row.
-template <class Math>
+// end of the row. Backend gives the loads and the rounding.
+template <class Backend, class Math>
 struct HostRowsKernel {
   using accumulation_type = typename Math::accumulation_type;
   static constexpr int width = Math::width;
@@ -49,11 +47,11 @@ struct HostRowsKernel {
     int j = 0;
     for (; j + packs_a_step <= packs; j += packs_a_step) {
       for (int step = 0; step < packs_a_step; ++step) {
-        add_squares(step, math.template load<PortableBackend>(row, j + step));
+        add_squares(step, math.template load<Backend>(row, j + step));
       }
     }
     for (int step = 0; j < packs; ++j, ++step) {
-      add_squares(step, math.template load<PortableBackend>(row, j));
+      add_squares(step, math.template load<Backend>(row, j));
     }
     accumulation_type sum_of_squares = 0;
     for (int step = 0; step < packs_a_step; ++step) {
@@ -64,7 +62,7 @@ struct HostRowsKernel {
     const accumulation_type rstd = math.rstd(sum_of_squares);
     math.store_rstd(row, rstd);
     for (j = 0; j < packs; ++j) {
-      math.store_scaled(
+      math.template store_scaled<Backend>(
           row, j, math.reload(row, j), rstd,
           math.weight.template convert<accumulation_type>(math.weight.load(j)));
     }
