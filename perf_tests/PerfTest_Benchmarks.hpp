@@ -106,6 +106,23 @@ void register_add_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
       4);
 }
 
+// The same call on the same Views every time and without a workspace, as a
+// decoder's plain loop calls it: each call reads what the last one wrote.
+template <class T>
+void register_add_rms_norm_same_views(const Shape& shape,
+                                      double copy_ceiling_gbps) {
+  register_over_buffers<T>(
+      benchmark_name<T>("add_rms_norm_same_views", shape), shape,
+      copy_ceiling_gbps,
+      [](const Buffers<T>& buffers) {
+        return [&buffers](int) {
+          add_rms_norm(Space(), buffers.x[0], buffers.y[0], buffers.y[0],
+                       buffers.weight, buffers.x[0], eps);
+        };
+      },
+      4);
+}
+
 // The backward pass: dy (the y buffers) and x read, dx written, three
 // matrices; its workspace grows in the warm-up calls.
 template <class T>
@@ -208,6 +225,7 @@ void register_all(const Shape& shape, double copy_ceiling_gbps) {
 template <class T>
 void register_features(const Shape& shape, double copy_ceiling_gbps) {
   register_add_rms_norm<T>(shape, copy_ceiling_gbps);
+  register_add_rms_norm_same_views<T>(shape, copy_ceiling_gbps);
   register_backward<T>(shape, copy_ceiling_gbps);
 }
 
