@@ -74,10 +74,10 @@ template <class T>
 void register_rms_norm_without_workspace(const Shape& shape,
                                          double copy_ceiling_gbps) {
   const std::size_t packs = shape.n / Impl::vector_width_v<T>;
-  if (Impl::choose_launch_shape<Space>(shape.rows, packs,
-                                       Impl::vector_width_v<T>,
-                                       Impl::max_teams_per_row(Space()))
-          .teams_per_row == 1) {
+  if (Impl::choose_launch_shape<Space>(
+          Impl::RowFacts::of_packs<T, Impl::vector_width_v<T>>(
+              shape.rows, packs, true, Impl::max_teams_per_row(Space())))
+          .spread != Impl::LaunchShape::Spread::split_row) {
     return;
   }
   register_over_buffers<T>(benchmark_name<T>("without_workspace", shape), shape,
@@ -171,8 +171,9 @@ struct EmptyTeamKernel {
 template <class T>
 Kokkos::TeamPolicy<Space> launch_floor_policy(const Space& space,
                                               const Shape& shape) {
+  constexpr int width = Impl::vector_width_v<T>;
   const auto launch = Impl::choose_launch_shape<Space>(
-      shape.rows, shape.n / Impl::vector_width_v<T>, Impl::vector_width_v<T>);
+      Impl::RowFacts::of_packs<T, width>(shape.rows, shape.n / width, true));
   return Kokkos::TeamPolicy<Space>(space, launch.league_size, launch.team_size,
                                    launch.vector_length);
 }

@@ -30,10 +30,11 @@ inline std::string describe(const Impl::LaunchShape& launch) {
 // and where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
 // thread, or 128 to 512 holding 8, in as many teams as cover the row (at
 // most max_teams_per_row).
-inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
-                                                 std::size_t packs,
-                                                 int max_teams_per_row) {
-  std::vector<Impl::LaunchShape> out;
+inline std::vector<Impl::LaunchShape> candidates(const Impl::RowFacts& rows) {
+  using Backend = Impl::Backend<Space>;
+  using Shape = Impl::LaunchShape;
+  const std::size_t packs = rows.packs_per_row;
+  std::vector<Shape> out;
   for (int vector = 8; vector <= 32; vector *= 2) {
     const int per_lane = Impl::packs_per_lane_for(packs, vector);
     if (std::size_t(per_lane) * vector < packs) {
@@ -43,8 +44,9 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
          per_thread == 1 || (per_lane == 1 && per_thread <= 4);
          per_thread *= 2) {
       for (int per_team : {4, 8, 16}) {
-        out.push_back({Impl::ceil_div(rows, per_team), per_team / per_thread,
-                       vector, per_team, per_lane, 1, per_thread});
+        out.push_back(Shape::rows_per_vector(rows, per_team,
+                                             per_team / per_thread, vector,
+                                             per_lane, per_thread));
       }
     }
   }
@@ -52,17 +54,19 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
     const int per_lane = Impl::packs_per_lane_for(packs, threads);
     if (std::size_t(threads) <= 2 * packs &&
         (per_lane <= 4 || threads <= 512)) {
-      out.push_back({static_cast<int>(rows), threads, 1, 1, per_lane});
+      out.push_back(Shape::team_per_row<Backend>(rows, threads, per_lane));
     }
   }
   for (auto [threads, per_lane] :
        {std::pair{128, 4}, std::pair{256, 4}, std::pair{512, 4},
         std::pair{128, 8}, std::pair{256, 8}, std::pair{512, 8}}) {
-    const int teams =
-        std::min(Impl::ceil_div(packs, threads * per_lane), max_teams_per_row);
-    if (teams > 1) {
-      out.push_back(
-          {static_cast<int>(rows) * teams, threads, 1, 1, per_lane, teams});
+    const int teams = std::min(Impl::ceil_div(packs, threads * per_lane),
+                               rows.max_teams_per_row);
+    const Shape split =
+        Shape::split_row<Backend>(rows, teams, threads, per_lane);
+    // Chunks swept twice take four Packs a lane, whatever per_lane asks.
+    if (teams > 1 && split.packs_per_lane == per_lane) {
+      out.push_back(split);
     }
   }
   return out;
@@ -71,8 +75,9 @@ inline std::vector<Impl::LaunchShape> candidates(std::size_t rows,
 template <class T>
 void register_sweep(const Shape& shape, double copy_ceiling_gbps) {
   constexpr int width = Impl::vector_width_v<T>;
-  for (const auto& launch : candidates(shape.rows, shape.n / width,
-                                       Impl::max_teams_per_row(Space()))) {
+  for (const auto& launch : candidates(Impl::RowFacts::of_packs<T, width>(
+           shape.rows, shape.n / width, true,
+           Impl::max_teams_per_row(Space())))) {
     register_over_buffers<T>(
         benchmark_name<T>("sweep", shape) + "/" + describe(launch), shape,
         copy_ceiling_gbps, [launch, shape](const Buffers<T>& buffers) {

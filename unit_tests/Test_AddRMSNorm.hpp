@@ -118,7 +118,6 @@ TYPED_TEST_P(AddRMSNormTest, InPlaceSplitRows) {
   const std::size_t rows = 6;
   Workspace<Space> workspace;
   for (int teams : {2, 3, 5}) {
-    const Impl::LaunchShape shape{int(rows) * teams, lanes, 1, 1, 4, teams};
     for (int n : {lanes * 4 * teams - 1, 3 * lanes * 4 * teams + 1}) {
       Matrix x("x", rows, n), residual("residual", rows, n);
       typename TypeParam::vector weight("weight", n);
@@ -129,11 +128,13 @@ TYPED_TEST_P(AddRMSNormTest, InPlaceSplitRows) {
       const auto residual_before = Testing::to_host_doubles(residual);
       using Split =
           Impl::RowSplit<Impl::accumulation_type_t<typename TestFixture::T>>;
+      const auto math = Impl::make_row_math<1>(x, residual, residual, weight, x,
+                                               Impl::None(), TestFixture::eps);
       Impl::launch_rms_norm(
-          "KokkosRMSNorm::Test::InPlaceSplitRows", Space(),
-          Impl::make_row_math<1>(x, residual, residual, weight, x, Impl::None(),
-                                 TestFixture::eps),
-          shape, workspace.reserve(Space(), Split::bytes(rows, teams)).data());
+          "KokkosRMSNorm::Test::InPlaceSplitRows", Space(), math,
+          Impl::LaunchShape::split_row<Impl::Backend<Space>>(
+              Impl::RowFacts::of(math), teams, lanes, 4),
+          workspace.reserve(Space(), Split::bytes(rows, teams)).data());
       Space().fence();
       TestFixture::expect_results(
           x_before, residual_before, residual, x, weight,

@@ -3,9 +3,11 @@
 #define KOKKOSRMSNORM_TEST_RMSNORM_HPP
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -126,27 +128,37 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
   const std::vector<int> vector_lanes =
       gpu ? std::vector<int>{32, 8} : std::vector<int>{1};
   const int rows = 13;
-  std::vector<Impl::LaunchShape> shapes;
+  using Backend = Impl::Backend<Space>;
+  using Shape = Impl::LaunchShape;
+  // Each shape, built for the rows it launches on, with the Packs its lanes
+  // cover in one sweep (of all a row's chunks).
+  std::vector<std::pair<int, std::function<Shape(const Impl::RowFacts&)>>>
+      shapes;
   for (int per_lane : {1, 2, 4, 8}) {
     for (int threads : team_threads) {
-      shapes.push_back({rows, threads, 1, 1, per_lane});
+      shapes.emplace_back(threads * per_lane, [=](const Impl::RowFacts& facts) {
+        return Shape::team_per_row<Backend>(facts, threads, per_lane);
+      });
       for (int teams = 2; teams <= 3 && per_lane >= 4; ++teams) {
-        shapes.push_back({rows * teams, threads, 1, 1, per_lane, teams});
+        shapes.emplace_back(
+            threads * per_lane * teams, [=](const Impl::RowFacts& facts) {
+              return Shape::split_row<Backend>(facts, teams, threads, per_lane);
+            });
       }
     }
     for (int vector : vector_lanes) {
       for (int per_thread = 1; per_thread <= (per_lane == 1 ? 4 : 1);
            per_thread *= 2) {
-        shapes.push_back({Impl::ceil_div(rows, 4), gpu ? 4 / per_thread : 1,
-                          vector, 4, per_lane, 1, per_thread});
+        shapes.emplace_back(
+            vector * per_lane, [=](const Impl::RowFacts& facts) {
+              return Shape::rows_per_vector(facts, 4, gpu ? 4 / per_thread : 1,
+                                            vector, per_lane, per_thread);
+            });
       }
     }
   }
   Workspace<Space> workspace;
-  for (const auto& shape : shapes) {
-    const int lanes =
-        shape.rows_per_team == 1 ? shape.team_size : shape.vector_length;
-    const int sweep = lanes * shape.packs_per_lane * shape.teams_per_row;
+  for (const auto& [sweep, shape_for] : shapes) {
     for (int n : {sweep - 1, sweep, 3 * sweep + 1}) {
       if (n < 1)
         continue;
@@ -155,19 +167,19 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
       Testing::fill_uniform(x, n);
       Testing::fill_uniform(weight, n + 1);
       Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+      const auto math = Impl::make_row_math<1>(x, Impl::None(), Impl::None(),
+                                               weight, y, Impl::None(), 1e-6);
+      const Shape shape = shape_for(Impl::RowFacts::of(math));
       using Split = Impl::RowSplit<
           Impl::accumulation_type_t<typename TypeParam::value_type>>;
       Impl::launch_rms_norm(
-          "KokkosRMSNorm::Test::EveryLaunchShape", Space(),
-          Impl::make_row_math<1>(x, Impl::None(), Impl::None(), weight, y,
-                                 Impl::None(), 1e-6),
-          shape,
+          "KokkosRMSNorm::Test::EveryLaunchShape", Space(), math, shape,
           workspace.reserve(Space(), Split::bytes(rows, shape.teams_per_row))
               .data());
       Space().fence();
       expect_reference_result(
           x, weight, y, 1e-6,
-          "N=" + std::to_string(n) +
+          "N=" + std::to_string(n) + " lanes=" + std::to_string(shape.lanes()) +
               " rows_per_team=" + std::to_string(shape.rows_per_team) +
               " packs_per_lane=" + std::to_string(shape.packs_per_lane) +
               " rows_per_thread=" + std::to_string(shape.rows_per_thread) +

@@ -288,15 +288,56 @@ struct SumPartials {
   }
 };
 
+// How the backward pass spreads rows over a TeamPolicy: `teams` teams of
+// team_size threads, each walking rows_per_team rows, its threads sharing
+// each row, packs_per_lane Packs a lane.
+struct BackwardLaunchShape {
+  int teams;
+  int rows_per_team;
+  int team_size;
+  int packs_per_lane;  // 4 or 8, and 4 for rows swept twice
+  LaunchShape::Sweeps sweeps;
+  LaunchShape::Holding holding;
+};
+
+// The backward shape for `rows` rows of `packs` Packs of Width values of
+// type T, from the backend's numbers. 16-bit rows that a team holds in one
+// sweep are held in scratch where their dy and x fit in 32 KB (the
+// backend's max_row_scratch_bytes; see BackwardKernel), which takes four Packs
+// a lane (eight come with 256 lanes: 64 KB), since in registers they spill;
+// float rows ran slower there, and stay in registers (log 36).
+template <int Width, class ExecutionSpace, class T>
+BackwardLaunchShape choose_backward_launch_shape(std::size_t rows,
+                                                 std::size_t packs) {
+  using backend = Backend<ExecutionSpace>;
+  const int rows_per_team =
+      backend::backward_rows_per_team(rows, packs * Width * sizeof(T));
+  BackwardLaunchShape shape{rows == 0 ? 0 : ceil_div(rows, rows_per_team),
+                            rows_per_team,
+                            backend::backward_team_size(packs),
+                            4,
+                            LaunchShape::Sweeps::one,
+                            LaunchShape::Holding::registers};
+  if (packs > std::size_t(shape.team_size) * 8) {
+    // Longer rows are swept four Packs a lane at a time.
+    shape.sweeps = LaunchShape::Sweeps::two;
+  } else if (packs > std::size_t(shape.team_size) * 4) {
+    shape.packs_per_lane = 8;
+  } else if constexpr (Width > 4 && backend::holds_rows_in_scratch) {
+    if (2 * std::size_t(shape.team_size) * 4 * sizeof(Pack<T, Width>) <=
+        backend::max_row_scratch_bytes) {
+      shape.holding = LaunchShape::Holding::team_scratch;
+    }
+  }
+  return shape;
+}
+
 // Bytes of workspace the partial weight gradients of rows x packs take.
 template <int Width, class ExecutionSpace, class T>
 std::size_t backward_workspace_bytes(std::size_t rows, std::size_t packs) {
-  const std::size_t teams =
-      rows == 0
-          ? 0
-          : ceil_div(rows, Backend<ExecutionSpace>::backward_rows_per_team(
-                               rows, packs * Width * sizeof(T)));
-  return teams * packs * sizeof(Pack<accumulation_type_t<T>, Width>);
+  return choose_backward_launch_shape<Width, ExecutionSpace, T>(rows, packs)
+             .teams *
+         packs * sizeof(Pack<accumulation_type_t<T>, Width>);
 }
 
 // Launches the backward pass on rows of Packs of Width, and the sum of the
@@ -312,10 +353,9 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
   using accumulation_type = accumulation_type_t<typename pack::value_type>;
   const std::size_t rows = x.extent(0), packs = x.extent(1) / Width;
   using backend = Backend<ExecutionSpace>;
-  const int rows_per_team = backend::backward_rows_per_team(
-      rows, x.extent(1) * sizeof(typename pack::value_type));
-  const int teams = rows == 0 ? 0 : ceil_div(rows, rows_per_team);
-  const int team_size = backend::backward_team_size(packs);
+  const BackwardLaunchShape shape =
+      choose_backward_launch_shape<Width, ExecutionSpace,
+                                   typename pack::value_type>(rows, packs);
   auto partials = [&] {
     if constexpr (is_none_v<DWeight>) {
       return None();
@@ -325,13 +365,12 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
                        typename ExecutionSpace::memory_space,
                        Kokkos::MemoryUnmanaged>;
       return Partials(
-          reinterpret_cast<typename Partials::value_type*>(workspace), teams,
-          packs);
+          reinterpret_cast<typename Partials::value_type*>(workspace),
+          shape.teams, packs);
     }
   }();
   const auto weight_packs = weight_factors<Width>(weight);
-  const auto launch_held = [&](auto packs_per_lane, auto resident,
-                               auto in_scratch) {
+  const auto launch = [&](auto packs_per_lane, auto resident, auto in_scratch) {
     using Kernel =
         BackwardKernel<decltype(packs_per_lane)::value,
                        decltype(resident)::value, decltype(in_scratch)::value,
@@ -341,37 +380,35 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm_backward",
         Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 1>>(
-            space, teams, team_size)
+            space, shape.teams, shape.team_size)
             .set_scratch_size(
-                0, Kokkos::PerTeam(Kernel::scratch_bytes(team_size))),
+                0, Kokkos::PerTeam(Kernel::scratch_bytes(shape.team_size))),
         Kernel{as_pack_rows<Width>(dy), as_pack_rows<Width>(x), weight_packs,
-               rstd, dx_packs, partials, rows_per_team,
+               rstd, dx_packs, partials, shape.rows_per_team,
                accumulation_type(1) /
                    static_cast<accumulation_type>(x.extent(1))});
   };
-  // 16-bit rows that a team holds in one sweep are held in scratch where
-  // their dy and x fit in 32 KB (see BackwardKernel), which takes four Packs
-  // a lane (eight come with 256 lanes: 64 KB), since in registers they
-  // spill; float rows ran slower there, and stay in registers (log 36).
-  const auto launch = [&](auto packs_per_lane, auto resident) {
-    constexpr int per_lane = decltype(packs_per_lane)::value;
-    if constexpr (decltype(resident)::value && per_lane == 4 && Width > 4 &&
-                  backend::holds_rows_in_scratch) {
-      if (2 * std::size_t(team_size) * per_lane * sizeof(pack) <=
-          backend::max_row_scratch_bytes) {
-        return launch_held(packs_per_lane, resident, std::true_type());
+  // Only 16-bit rows are held in scratch, where the backend holds rows
+  // there: only those kernels are instantiated.
+  const auto launch_four_held = [&] {
+    if constexpr (Width > 4 && backend::holds_rows_in_scratch) {
+      if (shape.holding == LaunchShape::Holding::team_scratch) {
+        return launch(std::integral_constant<int, 4>(), std::true_type(),
+                      std::true_type());
       }
     }
-    launch_held(packs_per_lane, resident, std::false_type());
+    launch(std::integral_constant<int, 4>(), std::true_type(),
+           std::false_type());
   };
-  using std::integral_constant;
-  if (teams > 0) {
-    if (packs <= std::size_t(team_size) * 4) {
-      launch(integral_constant<int, 4>(), std::true_type());
-    } else if (packs <= std::size_t(team_size) * 8) {
-      launch(integral_constant<int, 8>(), std::true_type());
-    } else {  // longer rows are swept four Packs a lane at a time
-      launch(integral_constant<int, 4>(), std::false_type());
+  if (shape.teams > 0) {
+    if (shape.sweeps == LaunchShape::Sweeps::two) {
+      launch(std::integral_constant<int, 4>(), std::false_type(),
+             std::false_type());
+    } else if (shape.packs_per_lane == 8) {
+      launch(std::integral_constant<int, 8>(), std::true_type(),
+             std::false_type());
+    } else {
+      launch_four_held();
     }
   }
   if constexpr (!is_none_v<DWeight>) {

@@ -38,8 +38,7 @@ void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
     constexpr bool splits =
         sizeof(typename Math::value_type) >= 4 || Math::loads_x_as_stored;
     const LaunchShape shape = choose_launch_shape<ExecutionSpace>(
-        math.rows(), math.packs_per_row(), Math::width,
-        workspace && splits ? max_teams_per_row(space) : 1);
+        RowFacts::of(math, workspace && splits ? max_teams_per_row(space) : 1));
     using Split = RowSplit<typename Math::accumulation_type>;
     launch_rms_norm(
         label, space, math, shape,

@@ -347,15 +347,15 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
 };
 
 // Launches the kernel `shape` names for `math`, labelled `label`; `workspace`
-// holds RowSplit::bytes when the shape splits rows.
+// holds RowSplit::bytes when the shape splits rows. The shape was built for
+// math's rows (RowFacts::of(math)); this maps it to its kernel, deciding
+// nothing.
 template <class ExecutionSpace, class Math>
 void launch_rms_norm(const char* label, const ExecutionSpace& space,
                      const Math& math, const LaunchShape& shape,
                      std::byte* workspace) {
-  const bool team_per_row = shape.rows_per_team == 1;
-  const int lane_count = team_per_row ? shape.team_size : shape.vector_length;
-  // Packs a team covers: a row, or a chunk of one.
-  const int span = ceil_div(math.packs_per_row(), shape.teams_per_row);
+  using Spread = LaunchShape::Spread;
+  const int lane_count = shape.lanes();
   const auto launch = [&](const auto& kernel) {
     using Kernel = std::decay_t<decltype(kernel)>;
     using Policy =
@@ -367,26 +367,25 @@ void launch_rms_norm(const char* label, const ExecutionSpace& space,
                 0, Kokkos::PerTeam(Kernel::scratch_bytes(lane_count))),
         kernel);
   };
-  // Calls f(std::true_type()) where teams hold their rows or chunks in
-  // scratch: x itself, in one sweep of four or eight Packs a lane, of the
-  // size holds_in_scratch takes; f(std::false_type()) otherwise.
+  // Calls f(std::true_type()) where the shape holds rows or chunks in team
+  // scratch, f(std::false_type()) otherwise. LaunchShape holds only x itself
+  // there, in one sweep of four or eight Packs a lane, where the backend
+  // holds rows in scratch: only those kernels are instantiated.
   const auto with_holding = [&](auto packs_per_lane, auto resident,
                                 const auto& f) {
     constexpr int per_lane = decltype(packs_per_lane)::value;
     if constexpr (decltype(resident)::value && per_lane >= 4 &&
                   Math::loads_x_as_stored &&
                   Backend<ExecutionSpace>::holds_rows_in_scratch) {
-      if (team_per_row && Backend<ExecutionSpace>::holds_in_scratch(
-                              std::size_t(lane_count) * per_lane *
-                              sizeof(typename Math::pack))) {
+      if (shape.holding == LaunchShape::Holding::team_scratch) {
         return f(std::true_type());
       }
     }
     f(std::false_type());
   };
   using std::integral_constant;
-  const bool one_sweep = span <= lane_count * shape.packs_per_lane;
-  if (shape.teams_per_row > 1) {
+  const bool one_sweep = shape.sweeps == LaunchShape::Sweeps::one;
+  if (shape.spread == Spread::split_row) {
     // Four or eight Packs a lane, the choices for split rows.
     const auto launch_split = [&](auto packs_per_lane, auto resident) {
       const auto split = RowSplit<typename Math::accumulation_type>::zeroed(
@@ -396,7 +395,7 @@ void launch_rms_norm(const char* label, const ExecutionSpace& space,
             SplitRowKernel<decltype(packs_per_lane)::value,
                            decltype(resident)::value,
                            decltype(in_scratch)::value, ExecutionSpace, Math>{
-                {math, 1, lane_count}, split, span});
+                {math, 1, lane_count}, split, shape.span});
       });
     };
     if (!one_sweep) {
@@ -410,7 +409,7 @@ void launch_rms_norm(const char* label, const ExecutionSpace& space,
   const auto launch_rows = [&](auto packs_per_lane, auto resident) {
     constexpr int per_lane = decltype(packs_per_lane)::value;
     constexpr bool holds_row = decltype(resident)::value;
-    if (team_per_row) {
+    if (shape.spread == Spread::team_per_row) {
       with_holding(packs_per_lane, resident, [&](auto in_scratch) {
         launch(RMSNormKernel<per_lane, 1, true, holds_row,
                              decltype(in_scratch)::value, ExecutionSpace, Math>{
@@ -438,7 +437,7 @@ void launch_rms_norm(const char* label, const ExecutionSpace& space,
     // Longer rows than one sweep are swept four Packs a lane at a time.
     return launch_rows(integral_constant<int, 4>(), std::false_type());
   }
-  switch (shape.packs_per_lane) {  // as chosen by choose_launch_shape
+  switch (shape.packs_per_lane) {
     case 1:
       return launch_rows(integral_constant<int, 1>(), std::true_type());
     case 2:

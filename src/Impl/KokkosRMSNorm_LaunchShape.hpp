@@ -7,30 +7,9 @@
 
 #include <Kokkos_Core.hpp>
 
-namespace KokkosRMSNorm::Impl {
+#include "KokkosRMSNorm_Pack.hpp"
 
-// How the rows are spread over a TeamPolicy. Chosen on the host from the
-// extents alone: no device query, so a call costs the same every time.
-struct LaunchShape {
-  int league_size;
-  int team_size;
-  int vector_length;
-  // 1: the team's threads share a row (vector_length is 1). More: each team
-  // thread owns rows_per_thread rows at once, shared by its vector lanes,
-  // and the team walks rows_per_team rows.
-  int rows_per_team;
-  // Packs each lane holds in registers: 1, 2, 4 or 8. Rows longer than the
-  // lanes hold at once are swept four Packs a lane at a time.
-  int packs_per_lane;
-  // More than 1: each row is split into as many chunks of equal length (the
-  // last one shorter), a team each, and the teams of a row add their sums of
-  // squares through a workspace (the team holds its chunk as it would hold
-  // a row). league_size is rows x teams_per_row.
-  int teams_per_row = 1;
-  // Rows a team thread's vector lanes hold at once, each lane the same Pack
-  // of each: 1, or 2 or 4 where packs_per_lane is 1.
-  int rows_per_thread = 1;
-};
+namespace KokkosRMSNorm::Impl {
 
 inline int ceil_div(std::size_t a, std::size_t b) {
   return static_cast<int>((a + b - 1) / b);
@@ -45,6 +24,171 @@ inline int packs_per_lane_for(std::size_t packs, int lanes) {
   }
   return per_lane;
 }
+
+// What a launch shape depends on about the rows it normalizes.
+struct RowFacts {
+  std::size_t rows;
+  std::size_t packs_per_row;
+  int pack_width;  // values a Pack
+  std::size_t pack_bytes;
+  // Whether the lanes load x as it is stored (no residual added to it), so
+  // that a team may copy it to its scratch as it is.
+  bool loads_x_as_stored;
+  // The most teams that may share a row: 1 where rows may not be split.
+  int max_teams_per_row;
+
+  // The rows a RowMath normalizes.
+  template <class Math>
+  static RowFacts of(const Math& math, int max_teams_per_row = 1) {
+    return {math.rows(),
+            math.packs_per_row(),
+            Math::width,
+            sizeof(typename Math::pack),
+            Math::loads_x_as_stored,
+            max_teams_per_row};
+  }
+
+  // Rows of `packs_per_row` Packs of Width values of type T.
+  template <class T, int Width>
+  static RowFacts of_packs(std::size_t rows, std::size_t packs_per_row,
+                           bool loads_x_as_stored, int max_teams_per_row = 1) {
+    return {rows,
+            packs_per_row,
+            Width,
+            sizeof(Pack<T, Width>),
+            loads_x_as_stored,
+            max_teams_per_row};
+  }
+};
+
+// How the rows are spread over a TeamPolicy: which kernel runs and with
+// which launch parameters. Built on the host only through the named
+// constructors, which take the sweeps and where a row is held from the rows'
+// facts and the backend's rule, so that any shape they build can launch on
+// that backend; chosen by the backend's choose_launch_shape from the extents
+// alone: no device query, so a call costs the same every time.
+struct LaunchShape {
+  // How the lanes meet the rows.
+  enum class Spread {
+    // A team's threads share a row (vector_length is 1).
+    team_per_row,
+    // Each team thread's vector lanes share rows_per_thread rows at once,
+    // and the team walks rows_per_team rows.
+    rows_per_vector,
+    // Each row is split into teams_per_row chunks of equal length (the last
+    // one shorter), a team each, and the teams of a row add their sums of
+    // squares through a workspace (a team holds its chunk as it would hold a
+    // row). league_size is rows x teams_per_row.
+    split_row,
+  };
+  // How often the lanes read a row (or a chunk of one).
+  enum class Sweeps {
+    // Once: the lanes cover it in one sweep and hold it between the sum of
+    // squares and the scaling, so x is read from memory once.
+    one,
+    // Twice, four Packs a lane at a time: it is longer than the lanes hold.
+    two,
+  };
+  // Where the lanes hold a row they sweep once.
+  enum class Holding { registers, team_scratch };
+
+  Spread spread;
+  Sweeps sweeps = Sweeps::one;
+  Holding holding = Holding::registers;
+  int league_size;
+  int team_size;
+  int vector_length;
+  int rows_per_team;  // 1 but for rows_per_vector
+  // Packs each lane holds of a row at once: 1, 2, 4 or 8 (4 or 8 for split
+  // rows), and 4 for rows swept twice.
+  int packs_per_lane;
+  int teams_per_row;        // 1 but for split_row
+  int rows_per_thread = 1;  // 1, or 2 or 4 for rows_per_vector
+  int span;                 // Packs a team covers: a row, or a chunk of one
+
+  // The lanes that share a row: a team's threads, or a thread's vector lanes.
+  int lanes() const {
+    return spread == Spread::rows_per_vector ? vector_length : team_size;
+  }
+
+  // Teams of `team_size` threads, a row each, each thread holding
+  // `packs_per_lane` Packs (1, 2, 4 or 8) of it where they cover it.
+  template <class Backend>
+  static LaunchShape team_per_row(const RowFacts& rows, int team_size,
+                                  int packs_per_lane) {
+    return held_by_team<Backend>(
+        rows,
+        LaunchShape(rows, Spread::team_per_row, static_cast<int>(rows.rows),
+                    team_size, 1, 1, packs_per_lane, 1));
+  }
+
+  // Teams of `team_size` threads walking `rows_per_team` rows, each thread's
+  // `vector_length` vector lanes holding `packs_per_lane` Packs (1, 2, 4 or
+  // 8) of `rows_per_thread` rows at once where they cover a row. Several rows
+  // a thread (2 or 4) only where a lane holds one Pack of each, the same
+  // Pack, so that one load of a weight Pack serves them all; otherwise 1.
+  static LaunchShape rows_per_vector(const RowFacts& rows, int rows_per_team,
+                                     int team_size, int vector_length,
+                                     int packs_per_lane, int rows_per_thread) {
+    LaunchShape shape(rows, Spread::rows_per_vector,
+                      ceil_div(rows.rows, rows_per_team), team_size,
+                      vector_length, rows_per_team, packs_per_lane, 1);
+    if (shape.sweeps == Sweeps::one && shape.packs_per_lane == 1 &&
+        (rows_per_thread == 2 || rows_per_thread == 4)) {
+      shape.rows_per_thread = rows_per_thread;
+    }
+    return shape;
+  }
+
+  // Rows split across `teams_per_row` teams of `team_size` threads, each
+  // thread holding `packs_per_lane` Packs (4 or 8; any other number takes 4)
+  // of its team's chunk where they cover it.
+  template <class Backend>
+  static LaunchShape split_row(const RowFacts& rows, int teams_per_row,
+                               int team_size, int packs_per_lane) {
+    return held_by_team<Backend>(
+        rows,
+        LaunchShape(rows, Spread::split_row,
+                    static_cast<int>(rows.rows) * teams_per_row, team_size, 1,
+                    1, packs_per_lane == 8 ? 8 : 4, teams_per_row));
+  }
+
+ private:
+  // Held in registers, in one sweep where the lanes' Packs cover the span,
+  // else in two of four Packs a lane.
+  LaunchShape(const RowFacts& rows, Spread spread_, int league_size_,
+              int team_size_, int vector_length_, int rows_per_team_,
+              int packs_per_lane_, int teams_per_row_)
+      : spread(spread_),
+        league_size(league_size_),
+        team_size(team_size_),
+        vector_length(vector_length_),
+        rows_per_team(rows_per_team_),
+        packs_per_lane(packs_per_lane_),
+        teams_per_row(teams_per_row_),
+        span(ceil_div(rows.packs_per_row, teams_per_row_)) {
+    if (span > lanes() * packs_per_lane) {
+      sweeps = Sweeps::two;
+      packs_per_lane = 4;
+    }
+  }
+
+  // `shape`, a team's, with its rows or chunks held in team scratch where
+  // they are x itself, held in one sweep of four or eight Packs a lane, and
+  // the Backend holds rows in scratch of the size its holds_in_scratch takes.
+  template <class Backend>
+  static LaunchShape held_by_team(const RowFacts& rows, LaunchShape shape) {
+    if constexpr (Backend::holds_rows_in_scratch) {
+      if (shape.sweeps == Sweeps::one && shape.packs_per_lane >= 4 &&
+          rows.loads_x_as_stored &&
+          Backend::holds_in_scratch(std::size_t(shape.team_size) *
+                                    shape.packs_per_lane * rows.pack_bytes)) {
+        shape.holding = Holding::team_scratch;
+      }
+    }
+    return shape;
+  }
+};
 
 }  // namespace KokkosRMSNorm::Impl
 

@@ -215,8 +215,9 @@ std::vector<float> split_rows_result(const Kokkos::Cuda& space,
 TEST(Cuda, SplitRowsFinishInAGreenContext) {
   const std::size_t rows = 8;
   ASSERT_GT(Impl::choose_launch_shape<Kokkos::Cuda>(
-                rows, split_row_length / 4, 4,
-                Impl::max_teams_per_row(Kokkos::Cuda()))
+                Impl::RowFacts::of_packs<float, 4>(
+                    rows, split_row_length / 4, true,
+                    Impl::max_teams_per_row(Kokkos::Cuda())))
                 .teams_per_row,
             64);
   const auto whole_device =

@@ -44,13 +44,10 @@ int max_teams_per_row(const ExecutionSpace& space) {
   return Backend<ExecutionSpace>::max_teams_per_row(space);
 }
 
-// The shape for rows of `packs_per_row` Packs of `pack_width` values,
-// splitting rows across at most `max_teams_per_row` teams.
+// The shape chosen for `rows` on ExecutionSpace.
 template <class ExecutionSpace>
-LaunchShape choose_launch_shape(std::size_t rows, std::size_t packs_per_row,
-                                int pack_width, int max_teams_per_row = 1) {
-  return Backend<ExecutionSpace>::choose_launch_shape(
-      rows, packs_per_row, pack_width, max_teams_per_row);
+LaunchShape choose_launch_shape(const RowFacts& rows) {
+  return Backend<ExecutionSpace>::choose_launch_shape(rows);
 }
 
 }  // namespace KokkosRMSNorm::Impl

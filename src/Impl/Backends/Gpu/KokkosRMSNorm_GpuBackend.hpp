@@ -36,12 +36,9 @@ struct GpuBackend : PortableBackend {
     return bytes > 16384 && bytes <= max_row_scratch_bytes;
   }
 
-  // The shape for rows of `packs_per_row` Packs of `pack_width` values,
-  // splitting rows across at most `max_teams_per_row` teams.
-  static LaunchShape choose_launch_shape(std::size_t rows,
-                                         std::size_t packs_per_row,
-                                         int pack_width,
-                                         int max_teams_per_row) {
+  // The shape for `rows`, split across at most rows.max_teams_per_row teams.
+  static LaunchShape choose_launch_shape(const RowFacts& rows) {
+    const std::size_t packs_per_row = rows.packs_per_row;
     const int warp = warp_width();
     if (packs_per_row <= std::size_t(4) * warp) {
       // Short rows: a row per vector of lanes, each lane holding
@@ -58,7 +55,7 @@ struct GpuBackend : PortableBackend {
       // lanes of a call of at most 65536 Packs, which is latency-bound: two
       // Packs shorten each row's chain of loads (run 11).
       const int packs_a_lane =
-          pack_width <= 4 || rows * packs_per_row <= 65536 ? 2 : 4;
+          rows.pack_width <= 4 || rows.rows * packs_per_row <= 65536 ? 2 : 4;
       const bool fits_a_warp = packs_per_row <= std::size_t(warp);
       const int rows_per_thread = fits_a_warp ? packs_a_lane : 1;
       const int packs_a_lane_a_row = packs_a_lane / rows_per_thread;
@@ -68,15 +65,11 @@ struct GpuBackend : PortableBackend {
         lanes *= 2;
       }
       const int rows_per_team = std::max(4, 64 / lanes);
-      return {ceil_div(rows, rows_per_team),
-              rows_per_team / rows_per_thread,
-              lanes,
-              rows_per_team,
-              packs_per_lane_for(packs_per_row, lanes),
-              1,
-              rows_per_thread};
+      return LaunchShape::rows_per_vector(
+          rows, rows_per_team, rows_per_team / rows_per_thread, lanes,
+          packs_per_lane_for(packs_per_row, lanes), rows_per_thread);
     }
-    if (packs_per_row > std::size_t(512) * 8 && max_teams_per_row > 1) {
+    if (packs_per_row > std::size_t(512) * 8 && rows.max_teams_per_row > 1) {
       // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as
       // many as rows are long (fewer, swept twice, beyond
       // max_teams_per_row), so a team holds its chunk in registers and x
@@ -84,8 +77,8 @@ struct GpuBackend : PortableBackend {
       // better up to 4096 Packs (runs 12 and 15).
       constexpr std::size_t chunk = std::size_t(256) * 8;
       const int teams =
-          std::min(ceil_div(packs_per_row, chunk), max_teams_per_row);
-      return {static_cast<int>(rows) * teams, 256, 1, 1, 8, teams};
+          std::min(ceil_div(packs_per_row, chunk), rows.max_teams_per_row);
+      return LaunchShape::split_row<GpuBackend>(rows, teams, 256, 8);
     }
     if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers: four Packs a thread up to 256
@@ -93,17 +86,17 @@ struct GpuBackend : PortableBackend {
       // so four teams share a SM instead of two (run 20). Eight 16-bit Packs
       // a thread spill, so they keep four Packs up to 512 threads (runs 20
       // and 24).
-      const int most_threads_at_four = pack_width <= 4 ? 256 : 512;
+      const int most_threads_at_four = rows.pack_width <= 4 ? 256 : 512;
       const int per_lane = packs_per_lane_for(
           packs_per_row,
           std::min(ceil_div(ceil_div(packs_per_row, 4), warp) * warp,
                    most_threads_at_four));
-      return {static_cast<int>(rows),
-              ceil_div(ceil_div(packs_per_row, per_lane), warp) * warp, 1, 1,
-              per_lane};
+      return LaunchShape::team_per_row<GpuBackend>(
+          rows, ceil_div(ceil_div(packs_per_row, per_lane), warp) * warp,
+          per_lane);
     }
     // Longer rows than registers hold: the largest team, two sweeps.
-    return {static_cast<int>(rows), 1024, 1, 1, 4};
+    return LaunchShape::team_per_row<GpuBackend>(rows, 1024, 4);
   }
 
   // Rows per backward team, for rows of `row_bytes` bytes of x (as many of

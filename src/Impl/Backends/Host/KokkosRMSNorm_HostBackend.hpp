@@ -59,21 +59,18 @@ struct HostBackend : PortableBackend {
     }
   }
 
-  static constexpr std::size_t max_row_scratch_bytes = 0;
-
-  static bool holds_in_scratch(std::size_t) { return false; }
-
-  static LaunchShape choose_launch_shape(std::size_t rows,
-                                         std::size_t packs_per_row,
-                                         int /*pack_width*/,
-                                         int /*max_teams_per_row*/) {
+  static LaunchShape choose_launch_shape(const RowFacts& rows) {
     // Where a host runs the team kernels in a shape chosen here (the perf
-    // harness's launch floor): a team is one thread walking a block of rows,
-    // four Packs at a time; a row stays in cache between its two sweeps.
+    // harness's launch floor): a team is one thread walking a block of rows
+    // (a team per row where a block is one row), four Packs at a time; a row
+    // stays in cache between its two sweeps.
     const std::size_t rows_per_team =
-        std::max<std::size_t>(1, 16384 / packs_per_row);
-    return {ceil_div(rows, rows_per_team), 1, 1,
-            static_cast<int>(rows_per_team), 4};
+        std::max<std::size_t>(1, 16384 / rows.packs_per_row);
+    if (rows_per_team == 1) {
+      return LaunchShape::team_per_row<HostBackend>(rows, 1, 4);
+    }
+    return LaunchShape::rows_per_vector(rows, static_cast<int>(rows_per_team),
+                                        1, 1, 4, 1);
   }
 
   // A backward team per 64th of the rows.
