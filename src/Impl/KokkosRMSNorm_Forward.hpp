@@ -22,11 +22,8 @@
 namespace KokkosRMSNorm::Impl {
 
 // Launches the kernel for `math`: the backend's own (host), or the team
-// kernel in the shape chosen for its rows, which splits rows across teams only
-// where a workspace is given and the backend allows it, and rows of 16-bit
-// values only where teams may hold their chunks in scratch (x itself, no
-// residual): held in registers, split 16-bit rows ran slower than one team
-// sweeping each row twice (run 12); in scratch, faster (log 34).
+// kernel in the shape its backend chooses for the rows, which may split rows
+// across teams only where a workspace is given.
 template <class ExecutionSpace, class Math>
 void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
                             const Math& math,
@@ -35,10 +32,8 @@ void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
   if constexpr (!backend::uses_team_kernels) {
     backend::launch_rows(label, space, math);
   } else {
-    constexpr bool splits =
-        sizeof(typename Math::value_type) >= 4 || Math::loads_x_as_stored;
     const LaunchShape shape = choose_launch_shape<ExecutionSpace>(
-        RowFacts::of(math, workspace && splits ? max_teams_per_row(space) : 1));
+        RowFacts::of(math, workspace ? max_teams_per_row(space) : 1));
     using Split = RowSplit<typename Math::accumulation_type>;
     launch_rms_norm(
         label, space, math, shape,

@@ -69,7 +69,14 @@ struct GpuBackend : PortableBackend {
           rows, rows_per_team, rows_per_team / rows_per_thread, lanes,
           packs_per_lane_for(packs_per_row, lanes), rows_per_thread);
     }
-    if (packs_per_row > std::size_t(512) * 8 && rows.max_teams_per_row > 1) {
+    // Rows of 16-bit values split only where teams may hold their chunks in
+    // scratch (x itself, no residual): held in registers, split 16-bit rows
+    // ran slower than one team sweeping each row twice (run 12); in
+    // scratch, faster (log 34).
+    const bool may_split =
+        rows.max_teams_per_row > 1 &&
+        (rows.pack_bytes / rows.pack_width >= 4 || rows.loads_x_as_stored);
+    if (packs_per_row > std::size_t(512) * 8 && may_split) {
       // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as
       // many as rows are long (fewer, swept twice, beyond
       // max_teams_per_row), so a team holds its chunk in registers and x
