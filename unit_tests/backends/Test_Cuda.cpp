@@ -13,7 +13,7 @@
 #include <KokkosRMSNorm.hpp>
 #include <KokkosRMSNorm_Testing_Inputs.hpp>
 
-#include "Test_Cuda.hpp"
+#include "Test_SixteenBit.hpp"
 
 namespace KokkosRMSNorm::Test {
 
