@@ -9,6 +9,7 @@
 
 #include "Impl/KokkosRMSNorm_None.hpp"
 #include "Impl/KokkosRMSNorm_Sharded.hpp"
+#include "Impl/KokkosRMSNorm_ShardedBackward.hpp"
 #include "KokkosRMSNorm_Weight.hpp"
 
 namespace KokkosRMSNorm {
