@@ -22,6 +22,8 @@ import sys
 
 # (name, file under src/, text to find (exactly once), replacement)
 MUTANTS = [
+    ("bfloat16 ties rounded up", "Impl/Backends/Host/KokkosRMSNorm_BFloat16Rounding.hpp",
+     "(bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16", "(bits + 0x8000u) >> 16"),
     ("eps outside the square root", "Impl/KokkosRMSNorm_RowMath.hpp",
      "rsqrt(sum_of_squares * inverse_n + eps)",
      "rsqrt(sum_of_squares * inverse_n) + eps"),
