@@ -7,6 +7,8 @@
 //   --ceiling-mib=N   bytes of each copy-ceiling buffer (default 2048)
 //   --shapes=smoke    a few small shapes instead of the full set (for CI)
 //   --sweep           only the launch-shape sweep (GPU), to tune the choice
+//   --surface         only the performance surface (PerfTest_Surface.hpp);
+//   --surface=smoke   its subset that runs in minutes
 
 #include <cstdlib>
 #include <string>
@@ -17,6 +19,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "PerfTest_Benchmarks.hpp"
+#include "PerfTest_Surface.hpp"
 #include "PerfTest_Sweep.hpp"
 #if defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOSRMSNORM_PERF_ON_HOST)
 #include "PerfTest_CudaLaunch.hpp"
@@ -45,7 +48,7 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   std::size_t ceiling_mib = 2048;
-  bool smoke = false, sweep = false;
+  bool smoke = false, sweep = false, surface = false;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag.rfind("--ceiling-mib=", 0) == 0) {
@@ -54,6 +57,9 @@ int main(int argc, char** argv) {
       smoke = true;
     } else if (flag == "--sweep") {
       sweep = true;
+    } else if (flag == "--surface" || flag == "--surface=smoke") {
+      surface = true;
+      smoke = flag == "--surface=smoke";
     } else {
       benchmark::ReportUnrecognizedArguments(argc - i, argv + i);
       return 2;
@@ -64,7 +70,16 @@ int main(int argc, char** argv) {
   const double ceiling = P::measure_copy_ceiling_gbps(ceiling_mib << 20);
   benchmark::AddCustomContext("copy_ceiling_gbps", std::to_string(ceiling));
   benchmark::AddCustomContext("kokkos_backend", P::Space::name());
-  if (sweep) {
+  if (surface) {
+    P::register_surface<float>(smoke, ceiling);
+#ifdef KOKKOSRMSNORM_HAS_BHALF_T
+    P::register_surface<Kokkos::Experimental::bhalf_t>(smoke, ceiling);
+#endif
+    if constexpr (sizeof(Kokkos::Experimental::half_t) == 2) {
+      P::register_surface<Kokkos::Experimental::half_t>(smoke, ceiling);
+    }
+    P::register_surface<double>(smoke, ceiling);
+  } else if (sweep) {
     for (const Shape& shape : full_shapes) {
       P::register_sweep<float>(shape, ceiling);
 #ifdef KOKKOSRMSNORM_HAS_BHALF_T
