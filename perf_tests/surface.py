@@ -3,12 +3,14 @@
 """The performance surface, read: each cell's share of the copy of its shape,
 a heat map of it, and the cells that fell since an earlier run.
 
-    perf_tests/surface.py BENCH_JSON --out-dir DIR [--compare OLD_SURFACE_JSON]
+    perf_tests/surface.py BENCH_JSON... --out-dir DIR [--commit C] [--compare OLD_SURFACE_JSON]
 
-BENCH_JSON is Google Benchmark's JSON of `KokkosRMSNorm_PerfTest --surface`
-(medians, or single runs). Writes DIR/surface.json (one record a cell: entry,
-dtype, M, N, timing, us, GB/s, % of the copy of the shape timed the same
-way) and one heat map a timing and row class, DIR/surface-<timing>-<rows>.svg
+Each BENCH_JSON is Google Benchmark's JSON of `KokkosRMSNorm_PerfTest
+--surface` (medians, or single runs), or of a part of it (a filter), so that
+the surface may be timed in several processes. Writes DIR/surface.json (the
+run's context: date, machine, copy ceiling, commit; and one record a cell:
+entry, dtype, M, N, timing, us, GB/s, % of the faster copy of the shape)
+and one heat map a timing and row class, DIR/surface-<timing>-<rows>.svg
 (entry point x dtype rows, N columns, colour = % of the copy). With
 --compare, names every cell whose time a call grew by more than 3% against
 OLD_SURFACE_JSON and exits 1 if there is one. Needs only Python 3.
@@ -24,11 +26,12 @@ NAME = re.compile(r"^(surface(?:_graph)?)/([a-z_]+)/([a-z0-9]+)/M:(\d+)/N:(\d+)"
 FALL = 1.03  # a cell "fell" when its time a call grew by more than this
 
 
-def read_cells(path):
-    """{(timing, entry, dtype, M, N): {"us", "gbps"}} from the medians (or
-    the single runs) of a Google Benchmark JSON."""
+def read_run(path):
+    """The run's context and {(timing, entry, dtype, M, N): {"us", "gbps"}}
+    from the medians (or the single runs) of a Google Benchmark JSON."""
     with open(path) as f:
-        benchmarks = json.load(f)["benchmarks"]
+        run = json.load(f)
+    benchmarks = run["benchmarks"]
     medians = any(b.get("aggregate_name") == "median" for b in benchmarks)
     cells = {}
     for b in benchmarks:
@@ -42,18 +45,22 @@ def read_cells(path):
         timing = "graph" if m.group(1) == "surface_graph" else "stream"
         key = (timing, m.group(2), m.group(3), int(m.group(4)), int(m.group(5)))
         cells[key] = {"us": b["us"], "gbps": b["gbps"]}
-    return cells
+    return run["context"], cells
 
 
 def surface(cells):
     """Records of every cell but the copies, with the % of the copy of the
-    same shape timed the same way (None where that copy is missing)."""
+    same shape: the faster of its two timings, since a copy replayed from a
+    CUDA graph may run on the copy engines, slower than a kernel (None where
+    no copy was timed)."""
     records = []
     for (timing, entry, dtype, m, n), cell in sorted(cells.items()):
         if entry == "copy":
             continue
-        copy = cells.get((timing, "copy", dtype, m, n))
-        pct = 100 * cell["gbps"] / copy["gbps"] if copy else None
+        copies = [cells[key]["gbps"] for key in
+                  (("stream", "copy", dtype, m, n), ("graph", "copy", dtype, m, n))
+                  if key in cells]
+        pct = 100 * cell["gbps"] / max(copies) if copies else None
         records.append({"timing": timing, "entry": entry, "dtype": dtype,
                         "M": m, "N": n, "us": cell["us"], "gbps": cell["gbps"],
                         "pct_of_copy": pct})
@@ -96,7 +103,7 @@ def heat_map(records, title):
                 out.append(f'<text x="{x + cell_w / 2}" y="{y + 14}" '
                            f'text-anchor="middle">{pct:.0f}</text>')
     out.append(f'<text x="10" y="{height - 10}">colour and figure: % of the copy of '
-               'the same shape, timed the same way; columns: N</text>')
+               'the same shape (the faster of its two timings); columns: N</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -120,16 +127,26 @@ def compare(records, old_records):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("bench_json")
+    ap.add_argument("bench_json", nargs="+")
     ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--commit", help="the commit timed, for the record")
     ap.add_argument("--compare", help="an earlier surface.json")
     args = ap.parse_args()
-    records = surface(read_cells(args.bench_json))
+    cells = {}
+    for path in args.bench_json:
+        context, run_cells = read_run(path)
+        cells.update(run_cells)
+    records = surface(cells)
     if not records:
-        sys.exit(f"no surface cells in {args.bench_json}")
+        sys.exit(f"no surface cells in {' '.join(args.bench_json)}")
     os.makedirs(args.out_dir, exist_ok=True)
+    context = {key: context.get(key) for key in
+               ("date", "host_name", "copy_ceiling_gbps", "kokkos_backend")}
+    context["commit"] = args.commit
     with open(os.path.join(args.out_dir, "surface.json"), "w") as f:
-        json.dump(records, f, indent=1)
+        f.write('{"context": %s,\n "cells": [\n' % json.dumps(context))
+        f.write(",\n".join(json.dumps(r) for r in records))
+        f.write("\n]}\n")
     groups = collections.defaultdict(list)
     for r in records:
         groups[(r["timing"], row_class(r["M"]))].append(r)
@@ -142,7 +159,7 @@ def main():
     print(f"{len(records)} cells; {len(below)} of the large ones below 85% of the copy")
     if args.compare:
         with open(args.compare) as f:
-            fell = compare(records, json.load(f))
+            fell = compare(records, json.load(f)["cells"])
         for r, o in fell:
             print(f"fell: {r['timing']} {r['entry']} {r['dtype']} M={r['M']} N={r['N']}: "
                   f"{o['us']:.2f} -> {r['us']:.2f} us ({100 * (r['us'] / o['us'] - 1):+.1f}%)")
