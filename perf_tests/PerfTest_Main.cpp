@@ -7,6 +7,7 @@
 //   --ceiling-mib=N   bytes of each copy-ceiling buffer (default 2048)
 //   --shapes=smoke    a few small shapes instead of the full set (for CI)
 //   --sweep           only the launch-shape sweep (GPU), to tune the choice
+//   --sweep=MxN,...   the same on the shapes named (rows x row length)
 //   --surface         only the performance surface (PerfTest_Surface.hpp);
 //   --surface=smoke   its subset that runs in minutes
 
@@ -42,6 +43,22 @@ const std::vector<Shape> feature_shapes = {{4096, 4096},  {16384, 4096},
                                            {128, 5120},   {4096, 7168}};
 const std::vector<Shape> smoke_feature_shapes = {{128, 1000}};
 
+// Shapes written "MxN,MxN".
+std::vector<Shape> parse_shapes(const std::string& list) {
+  std::vector<Shape> shapes;
+  std::size_t at = 0;
+  while (at < list.size()) {
+    std::size_t end = list.find(',', at);
+    end = end == std::string::npos ? list.size() : end;
+    const std::string item = list.substr(at, end - at);
+    const std::size_t x = item.find('x');
+    shapes.push_back(
+        {std::stoul(item.substr(0, x)), std::stoul(item.substr(x + 1))});
+    at = end + 1;
+  }
+  return shapes;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,6 +66,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   std::size_t ceiling_mib = 2048;
   bool smoke = false, sweep = false, surface = false;
+  std::vector<Shape> sweep_shapes = full_shapes;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag.rfind("--ceiling-mib=", 0) == 0) {
@@ -57,6 +75,9 @@ int main(int argc, char** argv) {
       smoke = true;
     } else if (flag == "--sweep") {
       sweep = true;
+    } else if (flag.rfind("--sweep=", 0) == 0) {
+      sweep = true;
+      sweep_shapes = parse_shapes(flag.substr(8));
     } else if (flag == "--surface" || flag == "--surface=smoke") {
       surface = true;
       smoke = flag == "--surface=smoke";
@@ -80,7 +101,7 @@ int main(int argc, char** argv) {
     }
     P::register_surface<double>(smoke, ceiling);
   } else if (sweep) {
-    for (const Shape& shape : full_shapes) {
+    for (const Shape& shape : sweep_shapes) {
       P::register_sweep<float>(shape, ceiling);
 #ifdef KOKKOSRMSNORM_HAS_BHALF_T
       P::register_sweep<Kokkos::Experimental::bhalf_t>(shape, ceiling);

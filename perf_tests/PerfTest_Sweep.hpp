@@ -26,7 +26,8 @@ inline std::string describe(const Impl::LaunchShape& launch) {
 // GPU candidates: 8, 16 or 32 vector lanes per row with 4 to 16 rows a
 // team, each thread holding 1 row, or 2 or 4 rows at once where its lanes
 // hold one Pack of each, or a team of 64 to 1024 threads per row, each with as
-// few Packs a lane as cover the row (at most 8, and 8 only up to 512 threads);
+// few Packs a lane as cover the row (at most 8, and 8, or four 16-bit ones,
+// only up to 512 threads);
 // and where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
 // thread, or 128 to 512 holding 8, in as many teams as cover the row (at
 // most max_teams_per_row).
@@ -52,8 +53,11 @@ inline std::vector<Impl::LaunchShape> candidates(const Impl::RowFacts& rows) {
   }
   for (int threads = 64; threads <= 1024; threads *= 2) {
     const int per_lane = Impl::packs_per_lane_for(packs, threads);
-    if (std::size_t(threads) <= 2 * packs &&
-        (per_lane <= 4 || threads <= 512)) {
+    // Kernels of eight Packs a lane, and of four 16-bit ones, launch at most
+    // 512 and 640 threads (RMSNormKernel::max_threads).
+    const int most_threads =
+        per_lane == 8 || (per_lane == 4 && rows.pack_width > 4) ? 512 : 1024;
+    if (std::size_t(threads) <= 2 * packs && threads <= most_threads) {
       out.push_back(Shape::team_per_row<Backend>(rows, threads, per_lane));
     }
   }

@@ -20,7 +20,8 @@ namespace KokkosRMSNorm::Test {
 // hand-picked ones: row lengths from 1 to 70,000 weighted to the edges
 // (1, the vector width +-1, powers of two +-1), up to 4,096 rows with about
 // 2^20 elements at most, rows strided wider than N, views starting at odd
-// element offsets (no vector loads), eps and magnitudes varied.
+// element offsets (32-bit values and wider in Packs shifted to the rows,
+// ShiftedPackRows), eps and magnitudes varied.
 //
 // 2,500 cases per dtype x layout, so 10,000 per backend; environment:
 //   KOKKOSRMSNORM_RANDOM_CASES  cases per dtype x layout

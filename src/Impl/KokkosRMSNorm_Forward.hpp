@@ -14,6 +14,7 @@
 #include "KokkosRMSNorm_Requirements.hpp"
 #include "KokkosRMSNorm_RowMath.hpp"
 #include "KokkosRMSNorm_RowSplit.hpp"
+#include "KokkosRMSNorm_ShiftedRows.hpp"
 #include "KokkosRMSNorm_Rows.hpp"
 #include "KokkosRMSNorm_Validate.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
@@ -46,8 +47,11 @@ void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
 // What rms_norm and add_rms_norm share, in a profiling region and with
 // kernels named after `function` ("KokkosRMSNorm::rms_norm"): check every
 // argument, then launch one kernel over rows of 16-byte Packs where every
-// row argument and the weight allow it, element by element otherwise.
-// residual, sum and rstd may be None, workspace null.
+// row argument and the weight allow it; over the aligned Packs that overlap
+// the rows where the rows are contiguous and lead alike (ShiftedPackRows:
+// an odd N, a View one value in) and hold values of 32 bits or more;
+// element by element otherwise. residual, sum and rstd may be None,
+// workspace null.
 template <class ExecutionSpace, class XView, class ResidualView, class SumView,
           class Weight, class YView, class RstdView>
 void rms_norm_forward(
@@ -97,7 +101,11 @@ void rms_norm_forward(
   require_apart(function, "rstd", rstd_values, "sum", sum_rows);
   require_apart(function, "rstd", rstd_values, "y", y_rows);
   require_apart(function, "rstd", rstd_values, "weight", weight_values);
-  constexpr int width = vector_width_v<typename XView::non_const_value_type>;
+  using value_type = typename XView::non_const_value_type;
+  constexpr int width = vector_width_v<value_type>;
+  // Shifted 16-bit rows ran at 17-22% of the copy on the H200, where element
+  // by element ran at 12-29% (log 63): not yet worth their kernels.
+  constexpr bool shifts_packs = sizeof(value_type) >= 4;
   if (rows_fit_packs<width>(x_rows) && rows_fit_packs<width>(residual_rows) &&
       rows_fit_packs<width>(sum_rows) && rows_fit_packs<width>(y_rows) &&
       row_fits_packs<width>(weight_values)) {
@@ -106,6 +114,17 @@ void rms_norm_forward(
         make_row_math<width>(x_rows, residual_rows, sum_rows, weight, y_rows,
                              rstd_values, eps),
         workspace_use);
+  } else if (shifts_packs && rows_lead_as<width>(x_rows, x_rows) &&
+             rows_lead_as<width>(residual_rows, x_rows) &&
+             rows_lead_as<width>(sum_rows, x_rows) &&
+             rows_lead_as<width>(y_rows, x_rows)) {
+    if constexpr (shifts_packs) {
+      launch_in_chosen_shape(function, space,
+                             make_row_math<width, RowStarts::anywhere>(
+                                 x_rows, residual_rows, sum_rows, weight,
+                                 y_rows, rstd_values, eps),
+                             workspace_use);
+    }
   } else {
     launch_in_chosen_shape(function, space,
                            make_row_math<1>(x_rows, residual_rows, sum_rows,

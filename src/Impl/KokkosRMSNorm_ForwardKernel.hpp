@@ -74,8 +74,10 @@ struct RMSNormKernel : Math {
       typename backend::template launch_bounds<max_threads, registers>;
   static_assert(Resident || !InScratch,
                 "rows swept twice are held in registers");
-  static_assert(RowsPerThread == 1 || (!TeamPerRow && Resident && !InScratch),
-                "only vector lanes hold several rows, in registers");
+  static_assert(RowsPerThread == 1 || (!TeamPerRow && Resident && !InScratch &&
+                                       Math::rows_share_weight_packs),
+                "only vector lanes hold several rows, in registers, of one "
+                "weight Pack");
 
   int rows_per_team;
   int lane_count;  // the team size for TeamPerRow, else the vector length
@@ -97,7 +99,7 @@ struct RMSNormKernel : Math {
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    const int packs = static_cast<int>(this->x.extent(1));
+    const int packs = static_cast<int>(this->packs_per_row());
     const auto whole_row = [](accumulation_type sum) { return sum; };
     if constexpr (TeamPerRow) {
       normalize(Kokkos::TeamThreadRange(team, lane_count), team.league_rank(),
@@ -177,7 +179,7 @@ struct RMSNormKernel : Math {
               }
               if constexpr (loads_weight_early) {
                 held_weight[k] =
-                    HeldPack<weight_pack>::hold(this->weight.load(j));
+                    HeldPack<weight_pack>::hold(this->weight_at(first_row, j));
               }
             });
             if constexpr (InScratch) {
@@ -210,7 +212,7 @@ struct RMSNormKernel : Math {
         for_each_held(lane, start, end, [&](int k, int j) {
           const auto factors = this->weight.template convert<accumulation_type>(
               loads_weight_early ? held_weight[k].value()
-                                 : this->weight.load(j));
+                                 : this->weight_at(first_row, j));
           for_each_row(rows, [&](int r) {
             this->template store_scaled<backend>(
                 first_row + r, j,
@@ -276,7 +278,7 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
 
   // The Packs [begin, end) of a row's chunk.
   KOKKOS_FUNCTION Kokkos::pair<int, int> packs_of(int chunk) const {
-    const int packs = static_cast<int>(this->x.extent(1));
+    const int packs = static_cast<int>(this->packs_per_row());
     const int begin = chunk * chunk_packs;
     return {begin, begin + chunk_packs < packs ? begin + chunk_packs : packs};
   }
@@ -422,7 +424,8 @@ void launch_rms_norm(const char* label, const ExecutionSpace& space,
             math, shape.rows_per_team, lane_count});
       };
       // Vector lanes of one Pack hold it for 1, 2 or 4 rows at once.
-      if constexpr (holds_row && per_lane == 1) {
+      if constexpr (holds_row && per_lane == 1 &&
+                    Math::rows_share_weight_packs) {
         if (shape.rows_per_thread == 2) {
           return launch_lanes(integral_constant<int, 2>());
         }

@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "KokkosRMSNorm_Numerics.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 
 namespace KokkosRMSNorm::Impl {
@@ -36,6 +37,12 @@ struct RowFacts {
   bool loads_x_as_stored;
   // The most teams that may share a row: 1 where rows may not be split.
   int max_teams_per_row;
+  // Whether the values are bfloat16, whose lanes take more registers than
+  // those of other 16-bit values on some backends.
+  bool bfloat16_values = false;
+  // Whether Pack j of the weight scales Pack j of every row alike (rows
+  // that start on a Pack), so that a lane may hold several rows at once.
+  bool rows_share_weight_packs = true;
 
   // The rows a RowMath normalizes.
   template <class Math>
@@ -45,7 +52,9 @@ struct RowFacts {
             Math::width,
             sizeof(typename Math::pack),
             Math::loads_x_as_stored,
-            max_teams_per_row};
+            max_teams_per_row,
+            is_bfloat16_v<typename Math::value_type>,
+            Math::rows_share_weight_packs};
   }
 
   // Rows of `packs_per_row` Packs of Width values of type T.
@@ -57,7 +66,8 @@ struct RowFacts {
             Width,
             sizeof(Pack<T, Width>),
             loads_x_as_stored,
-            max_teams_per_row};
+            max_teams_per_row,
+            is_bfloat16_v<T>};
   }
 };
 
@@ -126,7 +136,8 @@ struct LaunchShape {
   // `vector_length` vector lanes holding `packs_per_lane` Packs (1, 2, 4 or
   // 8) of `rows_per_thread` rows at once where they cover a row. Several rows
   // a thread (2 or 4) only where a lane holds one Pack of each, the same
-  // Pack, so that one load of a weight Pack serves them all; otherwise 1.
+  // Pack of rows that share weight Packs, so that one load of a weight Pack
+  // serves them all; otherwise 1.
   static LaunchShape rows_per_vector(const RowFacts& rows, int rows_per_team,
                                      int team_size, int vector_length,
                                      int packs_per_lane, int rows_per_thread) {
@@ -134,6 +145,7 @@ struct LaunchShape {
                       ceil_div(rows.rows, rows_per_team), team_size,
                       vector_length, rows_per_team, packs_per_lane, 1);
     if (shape.sweeps == Sweeps::one && shape.packs_per_lane == 1 &&
+        rows.rows_share_weight_packs &&
         (rows_per_thread == 2 || rows_per_thread == 4)) {
       shape.rows_per_thread = rows_per_thread;
     }

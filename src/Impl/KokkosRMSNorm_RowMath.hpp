@@ -10,6 +10,7 @@
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
+#include "KokkosRMSNorm_ShiftedRows.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
 
 namespace KokkosRMSNorm::Impl {
@@ -17,7 +18,8 @@ namespace KokkosRMSNorm::Impl {
 // The arithmetic on rows of Packs, apart from how lanes share the rows:
 // h = x (or x + residual, rounded to x's type and stored to sum), then
 // y = h * rstd * weight factor, rstd = 1 / sqrt(sum(h^2) / N + eps), rstd
-// stored to rstd_out. Absent operands are None.
+// stored to rstd_out. Absent operands are None. The rows are Views of
+// aligned Packs, or ShiftedPackRows where they do not start on one.
 template <class XRows, class ResidualRows, class SumRows, class Weight,
           class YRows, class RstdValues>
 struct RowMath {
@@ -26,9 +28,14 @@ struct RowMath {
   using accumulation_type = accumulation_type_t<value_type>;
   static constexpr int width = pack::width;
   static constexpr bool adds_residual = !is_none_v<ResidualRows>;
+  static constexpr bool rows_start_on_packs = Kokkos::is_view<XRows>::value;
   // Whether load(row, j) is x(row, j) as stored, which a lane may then copy
   // to team scratch without computing anything.
-  static constexpr bool loads_x_as_stored = !adds_residual;
+  static constexpr bool loads_x_as_stored =
+      !adds_residual && rows_start_on_packs;
+  // Whether Pack j of the weight scales Pack j of every row alike, so that
+  // a lane holding Pack j of several rows loads it once for them all.
+  static constexpr bool rows_share_weight_packs = rows_start_on_packs;
 
   XRows x;
   ResidualRows residual;
@@ -40,20 +47,21 @@ struct RowMath {
   accumulation_type inverse_n;  // 1 / elements per row
 
   std::size_t rows() const { return x.extent(0); }
-  std::size_t packs_per_row() const { return x.extent(1); }
+  KOKKOS_INLINE_FUNCTION std::size_t packs_per_row() const {
+    return x.extent(1);
+  }
 
   // Pack j of the row's h, which a lane reads first, through the
   // backend's load_evicting_last.
   template <class Backend>
   KOKKOS_INLINE_FUNCTION pack load(std::size_t row, int j) const {
     if constexpr (adds_residual) {
-      const pack h =
-          add<Backend>(Backend::load_evicting_last(&x(row, j)),
-                       Backend::load_evicting_last(&residual(row, j)));
-      sum(row, j) = h;
+      const pack h = add<Backend>(load_pack<Backend>(x, row, j),
+                                  load_pack<Backend>(residual, row, j));
+      write_pack(sum, row, j, h);
       return h;
     } else {
-      return Backend::load_evicting_last(&x(row, j));
+      return load_pack<Backend>(x, row, j);
     }
   }
 
@@ -62,9 +70,9 @@ struct RowMath {
   template <class Backend>
   KOKKOS_INLINE_FUNCTION pack peek(std::size_t row, int j) const {
     if constexpr (adds_residual) {
-      return add<Backend>(x(row, j), residual(row, j));
+      return add<Backend>(read_pack(x, row, j), read_pack(residual, row, j));
     } else {
-      return x(row, j);
+      return read_pack(x, row, j);
     }
   }
 
@@ -83,9 +91,9 @@ struct RowMath {
   // The same Pack read again by the lane that loaded it, on a second sweep.
   KOKKOS_INLINE_FUNCTION pack reload(std::size_t row, int j) const {
     if constexpr (adds_residual) {
-      return sum(row, j);
+      return read_pack(sum, row, j);
     } else {
-      return x(row, j);
+      return read_pack(x, row, j);
     }
   }
 
@@ -125,29 +133,52 @@ struct RowMath {
     for (int k = 0; k < width; ++k) {
       out.lane[k] = Backend::template round_to<value_type>(values[k]);
     }
-    y(row, j) = out;
+    write_pack(y, row, j, out);
+  }
+
+  // The weight's Pack j (None without a weight) for the row's Pack j.
+  KOKKOS_INLINE_FUNCTION auto weight_at(std::size_t row, int j) const {
+    return weight.load(j, lead_of(x, row));
   }
 };
 
+// Where the rows a RowMath reads start: on a Pack (rows_fit_packs), or
+// anywhere, all row arguments leading alike (rows_lead_as).
+enum class RowStarts { on_packs, anywhere };
+
 // The RowMath of rows of Packs of Width over the given rows (None where
 // absent), weight argument and rstd values.
-template <int Width, class XRows, class ResidualRows, class SumRows,
-          class Weight, class YRows, class RstdValues>
+template <int Width, RowStarts Starts = RowStarts::on_packs, class XRows,
+          class ResidualRows, class SumRows, class Weight, class YRows,
+          class RstdValues>
 auto make_row_math(const XRows& x, const ResidualRows& residual,
                    const SumRows& sum, const Weight& weight, const YRows& y,
                    const RstdValues& rstd, double eps) {
-  using Math = RowMath<decltype(as_pack_rows<Width>(x)),
-                       decltype(as_pack_rows<Width>(residual)),
-                       decltype(as_pack_rows<Width>(sum)),
-                       decltype(weight_factors<Width>(weight)),
-                       decltype(as_pack_rows<Width>(y)), RstdValues>;
+  constexpr bool on_packs = Starts == RowStarts::on_packs;
+  const auto packs = [](const auto& rows) {
+    if constexpr (on_packs) {
+      return as_pack_rows<Width>(rows);
+    } else {
+      return as_shifted_pack_rows<Width>(rows);
+    }
+  };
+  const auto factors = [&] {
+    if constexpr (on_packs) {
+      return weight_factors<Width>(weight);
+    } else {
+      return shifted_weight_factors<Width>(weight);
+    }
+  };
+  using Math = RowMath<decltype(packs(x)), decltype(packs(residual)),
+                       decltype(packs(sum)), decltype(factors()),
+                       decltype(packs(y)), RstdValues>;
   using accumulation_type = typename Math::accumulation_type;
   return Math{
-      as_pack_rows<Width>(x),
-      as_pack_rows<Width>(residual),
-      as_pack_rows<Width>(sum),
-      weight_factors<Width>(weight),
-      as_pack_rows<Width>(y),
+      packs(x),
+      packs(residual),
+      packs(sum),
+      factors(),
+      packs(y),
       rstd,
       static_cast<accumulation_type>(eps),
       accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};

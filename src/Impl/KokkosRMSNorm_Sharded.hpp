@@ -34,7 +34,7 @@ struct PartialSumsKernel {
     const int row = team.league_rank();
     accumulation_type total = 0;
     Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, static_cast<int>(math.x.extent(1))),
+        Kokkos::TeamThreadRange(team, static_cast<int>(math.packs_per_row())),
         [&](int j, accumulation_type& sum) {
           Math::add_squares(math.template load<PortableBackend>(row, j), sum);
         },
@@ -56,12 +56,12 @@ struct FinishKernel {
     Kokkos::single(Kokkos::PerTeam(team),
                    [&]() { math.store_rstd(row, rstd); });
     Kokkos::parallel_for(
-        Kokkos::TeamThreadRange(team, static_cast<int>(math.x.extent(1))),
+        Kokkos::TeamThreadRange(team, static_cast<int>(math.packs_per_row())),
         [&](int j) {
           math.template store_scaled<PortableBackend>(
               row, j, math.reload(row, j), rstd,
               math.weight.template convert<accumulation_type>(
-                  math.weight.load(j)));
+                  math.weight_at(row, j)));
         });
   }
 };

@@ -9,6 +9,7 @@
 #include "../KokkosRMSNorm_Weight.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
+#include "KokkosRMSNorm_ShiftedRows.hpp"
 
 namespace KokkosRMSNorm::Impl {
 
@@ -38,12 +39,17 @@ struct WeightFactors {
   Row row;
 
   // Pack j of the factors as stored (None without a weight), for scale;
-  // a lane may load it early.
-  KOKKOS_INLINE_FUNCTION auto load([[maybe_unused]] int j) const {
+  // a lane may load it early. `lead`: the values before the first Pack
+  // boundary of the row it scales, where rows do not start on one
+  // (ShiftedPackRow).
+  KOKKOS_INLINE_FUNCTION auto load([[maybe_unused]] int j,
+                                   [[maybe_unused]] int lead = 0) const {
     if constexpr (is_none_v<Row>) {
       return None();
-    } else {
+    } else if constexpr (Kokkos::is_view<Row>::value) {
       return row(j);
+    } else {
+      return row.read(j, lead);
     }
   }
 
@@ -81,6 +87,18 @@ auto weight_factors(const Weight& weight) {
   const auto row = as_pack_row<Width>(weight_view(weight));
   return WeightFactors<std::remove_const_t<decltype(row)>, adds_one_v<Weight>>{
       row};
+}
+
+// The same, beside rows that do not start on a Pack (ShiftedPackRows).
+template <int Width, class Weight>
+auto shifted_weight_factors(const Weight& weight) {
+  using View = decltype(weight_view(weight));
+  if constexpr (is_none_v<View>) {
+    return WeightFactors<None, false>{};
+  } else {
+    return WeightFactors<ShiftedPackRow<View, Width>, adds_one_v<Weight>>{
+        {weight_view(weight)}};
+  }
 }
 
 }  // namespace KokkosRMSNorm::Impl

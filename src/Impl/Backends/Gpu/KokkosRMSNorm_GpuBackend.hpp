@@ -48,12 +48,14 @@ struct GpuBackend : PortableBackend {
       // once, so that one weight Pack serves them all (torch.compile's
       // layout, log 45); a longer row gets as few lanes as hold it in
       // packs_a_lane Packs a lane (log 45). Teams of at least 4 rows and of
-      // 64 threads for rows held one at a time, so that teams are few enough
-      // for the block scheduler (a team per row halves the bandwidth of
-      // short rows; log 45). Lanes of 16-bit Packs hold four (log 45); lanes
-      // of Packs of four values or fewer hold two (run 27), and so do the
-      // lanes of a call of at most 65536 Packs, which is latency-bound: two
-      // Packs shorten each row's chain of loads (run 11).
+      // 64 threads for rows held one at a time, and of a warp for rows held
+      // several at a time, so that teams are few enough for the block
+      // scheduler (a team per row halves the bandwidth of short rows, log 45;
+      // teams of 16 threads held bf16 rows of 128 at 55% of the copy
+      // ceiling, of 32 at 89%, log 63). Lanes of 16-bit Packs hold four (log
+      // 45); lanes of Packs of four values or fewer hold two (run 27), and so
+      // do the lanes of a call of at most 65536 Packs, which is latency-bound:
+      // two Packs shorten each row's chain of loads (run 11).
       const int packs_a_lane =
           rows.pack_width <= 4 || rows.rows * packs_per_row <= 65536 ? 2 : 4;
       const bool fits_a_warp = packs_per_row <= std::size_t(warp);
@@ -64,7 +66,8 @@ struct GpuBackend : PortableBackend {
              std::size_t(packs_a_lane_a_row) * lanes < packs_per_row) {
         lanes *= 2;
       }
-      const int rows_per_team = std::max(4, 64 / lanes);
+      const int rows_per_team =
+          std::max({4, 64 / lanes, warp / lanes * rows_per_thread});
       return LaunchShape::rows_per_vector(
           rows, rows_per_team, rows_per_team / rows_per_thread, lanes,
           packs_per_lane_for(packs_per_row, lanes), rows_per_thread);
@@ -86,6 +89,14 @@ struct GpuBackend : PortableBackend {
       const int teams =
           std::min(ceil_div(packs_per_row, chunk), rows.max_teams_per_row);
       return LaunchShape::split_row<GpuBackend>(rows, teams, 256, 8);
+    }
+    if (rows.bfloat16_values && packs_per_row > std::size_t(512) * 4 &&
+        packs_per_row <= std::size_t(512) * 8) {
+      // bfloat16 lanes of eight Packs spill on CUDA (56 bytes at 64
+      // registers, where float16's spill none): 256 threads sweeping such a
+      // row twice reached 65-76% of the copy ceiling where one sweep of
+      // eight Packs a lane reached 55-56% (log 63).
+      return LaunchShape::team_per_row<GpuBackend>(rows, 256, 4);
     }
     if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers: four Packs a thread up to 256

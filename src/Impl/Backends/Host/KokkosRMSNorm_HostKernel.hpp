@@ -64,7 +64,8 @@ struct HostRowsKernel {
     for (j = 0; j < packs; ++j) {
       math.template store_scaled<Backend>(
           row, j, math.reload(row, j), rstd,
-          math.weight.template convert<accumulation_type>(math.weight.load(j)));
+          math.weight.template convert<accumulation_type>(
+              math.weight_at(row, j)));
     }
   }
 };
