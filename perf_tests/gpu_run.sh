@@ -9,6 +9,9 @@
 #   perf_tests/gpu_run.sh run BUILD_DIR OUT_DIR             tests, main job,
 #                                                           benchmarks, comparison
 #   perf_tests/gpu_run.sh all KOKKOS_PREFIX OUT_DIR         both
+#   perf_tests/gpu_run.sh surface BUILD_DIR OUT_DIR [smoke] the performance
+#                                                           surface, in parts,
+#                                                           and its heat maps
 #
 # KOKKOS_PREFIX holds a CUDA-enabled Kokkos (and optionally Kokkos Kernels).
 # The build may run on a machine without a GPU and be carried to one; then
@@ -76,10 +79,37 @@ run() {
   return $status
 }
 
+# The surface in parts of a dtype and a few row lengths each, a JSON each,
+# so that a part cut short by a time limit costs only itself; about 9
+# minutes on the H200 (smoke: one part a dtype, about a minute).
+surface() {
+  local build_dir=$1 out=$2 smoke=${3:-}
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH=${RUNTIME_LIBS:+$RUNTIME_LIBS:}${LD_LIBRARY_PATH:-}
+  local commit=${COMMIT:-$(git -C "$source_dir" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+  local groups=("128|256|512|768|1000|1024" "1536|2048|2560|3072|3584"
+                "4096|4097|5003|5120|6144" "7168|8192|10240|12288|14336"
+                "16384|18432|24576|32768|65536")
+  local flag=--surface dtype group
+  if [ -n "$smoke" ]; then flag=--surface=smoke; groups=("[0-9]+"); fi
+  for dtype in float32 bfloat16 float16 float64; do
+    for group in "${!groups[@]}"; do
+      "$build_dir"/perf_tests/KokkosRMSNorm_PerfTest "$flag" \
+        --benchmark_repetitions=1 --benchmark_min_time=${MIN_TIME:-0.015} \
+        --benchmark_filter="^surface(_graph)?/[a-z_]+/$dtype/M:[0-9]+/N:(${groups[$group]})(/|\$)" \
+        --benchmark_out="$out/surface-$dtype-$group.json" \
+        --benchmark_out_format=json >/dev/null || true
+    done
+  done
+  python3 "$here/surface.py" "$out"/surface-*.json --out-dir "$out" \
+    --commit "$commit" ${SURFACE_ARGS:-}
+}
+
 case ${1:-} in
   kokkos) kokkos "${@:2}" ;;
+  surface) surface "${@:2}" ;;
   build) build "${@:2}" ;;
   run) run "${@:2}" ;;
   all) build "$2" && run "$source_dir/build-cuda" "$3" ;;
-  *) sed -n '2,22p' "$0"; exit 2 ;;
+  *) sed -n '2,25p' "$0"; exit 2 ;;
 esac
