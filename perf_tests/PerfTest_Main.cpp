@@ -10,6 +10,8 @@
 //   --sweep=MxN,...   the same on the shapes named (rows x row length)
 //   --surface         only the performance surface (PerfTest_Surface.hpp);
 //   --surface=smoke   its subset that runs in minutes
+//   --quantized       only the quantized outputs (PerfTest_Quantized.hpp);
+//   --quantized=smoke one small shape of them
 
 #include <cstdlib>
 #include <string>
@@ -20,6 +22,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "PerfTest_Benchmarks.hpp"
+#include "PerfTest_Quantized.hpp"
 #include "PerfTest_Surface.hpp"
 #include "PerfTest_Sweep.hpp"
 #if defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOSRMSNORM_PERF_ON_HOST)
@@ -42,6 +45,12 @@ const std::vector<Shape> feature_shapes = {{4096, 4096},  {16384, 4096},
                                            {16384, 8192}, {64, 8192},
                                            {128, 5120},   {4096, 7168}};
 const std::vector<Shape> smoke_feature_shapes = {{128, 1000}};
+// Where the quantized outputs are timed: M x N of 16M values and more, the
+// issue's target, at the widths of common models.
+const std::vector<Shape> quantized_shapes = {
+    {4096, 4096}, {16384, 2048}, {16384, 4096}, {8192, 5120},
+    {8192, 7168}, {8192, 8192},  {4096, 16384}};
+const std::vector<Shape> smoke_quantized_shapes = {{128, 1000}};
 
 // Shapes written "MxN,MxN".
 std::vector<Shape> parse_shapes(const std::string& list) {
@@ -65,7 +74,7 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   std::size_t ceiling_mib = 2048;
-  bool smoke = false, sweep = false, surface = false;
+  bool smoke = false, sweep = false, surface = false, quantized = false;
   std::vector<Shape> sweep_shapes = full_shapes;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -81,6 +90,9 @@ int main(int argc, char** argv) {
     } else if (flag == "--surface" || flag == "--surface=smoke") {
       surface = true;
       smoke = flag == "--surface=smoke";
+    } else if (flag == "--quantized" || flag == "--quantized=smoke") {
+      quantized = true;
+      smoke = flag == "--quantized=smoke";
     } else {
       benchmark::ReportUnrecognizedArguments(argc - i, argv + i);
       return 2;
@@ -100,6 +112,17 @@ int main(int argc, char** argv) {
       P::register_surface<Kokkos::Experimental::half_t>(smoke, ceiling);
     }
     P::register_surface<double>(smoke, ceiling);
+  } else if (quantized) {
+    for (const Shape& shape :
+         smoke ? smoke_quantized_shapes : quantized_shapes) {
+      P::register_quantized<float>(shape, ceiling);
+#ifdef KOKKOSRMSNORM_HAS_BHALF_T
+      P::register_quantized<Kokkos::Experimental::bhalf_t>(shape, ceiling);
+#endif
+      if constexpr (sizeof(Kokkos::Experimental::half_t) == 2) {
+        P::register_quantized<Kokkos::Experimental::half_t>(shape, ceiling);
+      }
+    }
   } else if (sweep) {
     for (const Shape& shape : sweep_shapes) {
       P::register_sweep<float>(shape, ceiling);

@@ -18,6 +18,7 @@
 #include <KokkosRMSNorm_Testing_Reference.hpp>
 
 #include "Test_Cases.hpp"
+#include "Test_QuantizedReference.hpp"
 
 namespace KokkosRMSNorm::Test {
 
@@ -177,13 +178,37 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
           workspace.reserve(Space(), Split::bytes(rows, shape.teams_per_row))
               .data());
       Space().fence();
-      expect_reference_result(
-          x, weight, y, 1e-6,
+      const std::string what =
           "N=" + std::to_string(n) + " lanes=" + std::to_string(shape.lanes()) +
-              " rows_per_team=" + std::to_string(shape.rows_per_team) +
-              " packs_per_lane=" + std::to_string(shape.packs_per_lane) +
-              " rows_per_thread=" + std::to_string(shape.rows_per_thread) +
-              " teams_per_row=" + std::to_string(shape.teams_per_row));
+          " rows_per_team=" + std::to_string(shape.rows_per_team) +
+          " packs_per_lane=" + std::to_string(shape.packs_per_lane) +
+          " rows_per_thread=" + std::to_string(shape.rows_per_thread) +
+          " teams_per_row=" + std::to_string(shape.teams_per_row);
+      expect_reference_result(x, weight, y, 1e-6, what);
+      // The same shape storing FP8 codes with a scale a row, found by a
+      // second reduction over the lanes (rows with their own scale are
+      // never split).
+      using T = typename TypeParam::value_type;
+      if constexpr (!std::is_same_v<T, double>) {
+        if (shape.teams_per_row == 1) {
+          Kokkos::View<std::uint8_t**, typename TypeParam::layout, Space> codes(
+              "codes", rows, n);
+          Kokkos::View<float*, Space> scales("scales", rows);
+          const auto quantized_math = Impl::make_row_math<1>(
+              x, Impl::None(), Impl::None(), weight, codes, Impl::None(), 1e-6,
+              Impl::quantized_output("EveryLaunchShape",
+                                     fp8_e4m3_per_row(scales, 1e-3f), x,
+                                     Impl::RowOrder::batch_major));
+          Impl::launch_rms_norm("KokkosRMSNorm::Test::EveryLaunchShape",
+                                Space(), quantized_math, shape, nullptr);
+          Space().fence();
+          const auto host_scales = Testing::to_host_doubles_1d(scales);
+          expect_quantized_reference<Fp8E4M3>(
+              Testing::to_host_doubles(x), Testing::to_host_doubles_1d(weight),
+              Testing::to_host_doubles(codes), 1e-6, 0, 1e-3, &host_scales,
+              "fp8 per row, " + what);
+        }
+      }
     }
   }
 }

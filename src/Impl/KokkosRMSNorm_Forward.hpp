@@ -11,6 +11,7 @@
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Overlap.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
+#include "KokkosRMSNorm_QuantizedOutput.hpp"
 #include "KokkosRMSNorm_Requirements.hpp"
 #include "KokkosRMSNorm_RowMath.hpp"
 #include "KokkosRMSNorm_RowSplit.hpp"
@@ -51,17 +52,24 @@ void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
 // the rows where the rows are contiguous and lead alike (ShiftedPackRows:
 // an odd N, a View one value in) and hold values of 32 bits or more;
 // element by element otherwise. residual, sum and rstd may be None,
-// workspace null.
+// workspace null; y holds x's type, or a Quantization's codes.
 template <class ExecutionSpace, class XView, class ResidualView, class SumView,
-          class Weight, class YView, class RstdView>
+          class Weight, class YView, class RstdView, class Quantization = None>
 void rms_norm_forward(
     const char* function, const ExecutionSpace& space, const XView& x,
     const ResidualView& residual, const SumView& sum, const Weight& weight,
     const YView& y, const RstdView& rstd, double eps,
-    Workspace<typename ExecutionSpace::execution_space>* workspace) {
+    Workspace<typename ExecutionSpace::execution_space>* workspace,
+    const Quantization& quantization = {}) {
   const ProfilingRegion region(function);
   const auto weight_values = weight_view(weight);
-  require_row_views<ExecutionSpace, XView, ResidualView, SumView, YView>();
+  if constexpr (is_none_v<Quantization>) {
+    require_row_views<ExecutionSpace, XView, ResidualView, SumView, YView>();
+  } else {
+    require_row_views<ExecutionSpace, XView, ResidualView, SumView>();
+    require_quantized_views<ExecutionSpace, YView, XView,
+                            decltype(quantization.scales)>();
+  }
   require_writable<SumView, YView, RstdView>();
   require_weight_view<ExecutionSpace, decltype(weight_view(weight))>();
   require_rstd_view<ExecutionSpace, RstdView, XView>();
@@ -77,6 +85,7 @@ void rms_norm_forward(
   require_row_order<row_rank>(function, "residual", residual, order);
   require_row_order<row_rank>(function, "sum", sum, order);
   require_row_order<row_rank>(function, "rstd", rstd, order);
+  const auto output = quantized_output(function, quantization, x, order);
   WorkspaceUse<ExecutionSpace> workspace_use(function, workspace, space);
   if (x.size() == 0) {
     return;
@@ -101,6 +110,15 @@ void rms_norm_forward(
   require_apart(function, "rstd", rstd_values, "sum", sum_rows);
   require_apart(function, "rstd", rstd_values, "y", y_rows);
   require_apart(function, "rstd", rstd_values, "weight", weight_values);
+  if constexpr (!is_none_v<Quantization>) {
+    const auto& scales = output.scales;
+    require_apart(function, "scales", scales, "x", x_rows);
+    require_apart(function, "scales", scales, "residual", residual_rows);
+    require_apart(function, "scales", scales, "sum", sum_rows);
+    require_apart(function, "scales", scales, "y", y_rows);
+    require_apart(function, "scales", scales, "rstd", rstd_values);
+    require_apart(function, "scales", scales, "weight", weight_values);
+  }
   using value_type = typename XView::non_const_value_type;
   constexpr int width = vector_width_v<value_type>;
   // Shifted 16-bit rows ran at 17-22% of the copy on the H200, where element
@@ -112,7 +130,7 @@ void rms_norm_forward(
     launch_in_chosen_shape(
         function, space,
         make_row_math<width>(x_rows, residual_rows, sum_rows, weight, y_rows,
-                             rstd_values, eps),
+                             rstd_values, eps, output),
         workspace_use);
   } else if (shifts_packs && rows_lead_as<width>(x_rows, x_rows) &&
              rows_lead_as<width>(residual_rows, x_rows) &&
@@ -122,14 +140,15 @@ void rms_norm_forward(
       launch_in_chosen_shape(function, space,
                              make_row_math<width, RowStarts::anywhere>(
                                  x_rows, residual_rows, sum_rows, weight,
-                                 y_rows, rstd_values, eps),
+                                 y_rows, rstd_values, eps, output),
                              workspace_use);
     }
   } else {
-    launch_in_chosen_shape(function, space,
-                           make_row_math<1>(x_rows, residual_rows, sum_rows,
-                                            weight, y_rows, rstd_values, eps),
-                           workspace_use);
+    launch_in_chosen_shape(
+        function, space,
+        make_row_math<1>(x_rows, residual_rows, sum_rows, weight, y_rows,
+                         rstd_values, eps, output),
+        workspace_use);
   }
 }
 

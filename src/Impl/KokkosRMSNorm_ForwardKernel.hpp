@@ -198,10 +198,42 @@ struct RMSNormKernel : Math {
     for_each_row(rows, [&](int r) {
       rstd[r] = this->rstd(row_sum(sums_of_squares[r]));
     });
+    // The weight's factors of Pack k of a sweep, Pack j of the row.
+    const auto factors_of = [&](int k, int j) {
+      return this->weight.template convert<accumulation_type>(
+          loads_weight_early ? held_weight[k].value()
+                             : this->weight_at(first_row, j));
+    };
+    // Where each row has a quantization scale, its largest |y|, which a
+    // sweep over the held Packs (reloaded, for a row swept twice) finds.
+    RowMaxima<accumulation_type, RowsPerThread> largest;
+    if constexpr (Math::scales_each_row) {
+      backend::template reduce_over_lanes<!TeamPerRow>(
+          lanes, lane_count,
+          [&](int lane, RowMaxima<accumulation_type, RowsPerThread>& maxima) {
+            for (int start = begin; start < sweeps_end; start += sweep) {
+              for_each_held(lane, start, end, [&](int k, int j) {
+                const auto factors = factors_of(k, j);
+                for_each_row(rows, [&](int r) {
+                  const pack h = !Resident   ? this->reload(first_row + r, j)
+                                 : InScratch ? slots[j - start]
+                                             : held[r][k].value();
+                  maxima.join(r, this->largest_magnitude(h, rstd[r], factors));
+                });
+              });
+            }
+          },
+          largest);
+    }
+    accumulation_type multiplier[RowsPerThread] = {};
+    for_each_row(rows,
+                 [&](int r) { multiplier[r] = this->multiplier(largest[r]); });
     Kokkos::parallel_for(lanes, [&](int lane) {
       if (lane == 0 && begin == 0) {
-        for_each_row(rows,
-                     [&](int r) { this->store_rstd(first_row + r, rstd[r]); });
+        for_each_row(rows, [&](int r) {
+          this->store_rstd(first_row + r, rstd[r]);
+          this->store_row_scale(first_row + r, largest[r]);
+        });
       }
       for (int start = begin; start < sweeps_end; start += sweep) {
         if constexpr (!Resident) {
@@ -210,14 +242,12 @@ struct RMSNormKernel : Math {
           });
         }
         for_each_held(lane, start, end, [&](int k, int j) {
-          const auto factors = this->weight.template convert<accumulation_type>(
-              loads_weight_early ? held_weight[k].value()
-                                 : this->weight_at(first_row, j));
+          const auto factors = factors_of(k, j);
           for_each_row(rows, [&](int r) {
             this->template store_scaled<backend>(
                 first_row + r, j,
                 InScratch ? slots[j - start] : held[r][k].value(), rstd[r],
-                factors);
+                factors, multiplier[r]);
           });
         });
       }
@@ -387,26 +417,31 @@ void launch_rms_norm(const char* label, const ExecutionSpace& space,
   };
   using std::integral_constant;
   const bool one_sweep = shape.sweeps == LaunchShape::Sweeps::one;
-  if (shape.spread == Spread::split_row) {
-    // Four or eight Packs a lane, the choices for split rows.
-    const auto launch_split = [&](auto packs_per_lane, auto resident) {
-      const auto split = RowSplit<typename Math::accumulation_type>::zeroed(
-          space, workspace, math.rows(), shape.teams_per_row);
-      with_holding(packs_per_lane, resident, [&](auto in_scratch) {
-        launch(
-            SplitRowKernel<decltype(packs_per_lane)::value,
-                           decltype(resident)::value,
-                           decltype(in_scratch)::value, ExecutionSpace, Math>{
-                {math, 1, lane_count}, split, shape.span});
-      });
-    };
-    if (!one_sweep) {
-      return launch_split(integral_constant<int, 4>(), std::false_type());
+  // A row's own quantization scale needs the row's largest |y|, which teams
+  // splitting it do not find: such rows are not split (their entry points
+  // take no workspace).
+  if constexpr (!Math::scales_each_row) {
+    if (shape.spread == Spread::split_row) {
+      // Four or eight Packs a lane, the choices for split rows.
+      const auto launch_split = [&](auto packs_per_lane, auto resident) {
+        const auto split = RowSplit<typename Math::accumulation_type>::zeroed(
+            space, workspace, math.rows(), shape.teams_per_row);
+        with_holding(packs_per_lane, resident, [&](auto in_scratch) {
+          launch(
+              SplitRowKernel<decltype(packs_per_lane)::value,
+                             decltype(resident)::value,
+                             decltype(in_scratch)::value, ExecutionSpace, Math>{
+                  {math, 1, lane_count}, split, shape.span});
+        });
+      };
+      if (!one_sweep) {
+        return launch_split(integral_constant<int, 4>(), std::false_type());
+      }
+      if (shape.packs_per_lane == 8) {
+        return launch_split(integral_constant<int, 8>(), std::true_type());
+      }
+      return launch_split(integral_constant<int, 4>(), std::true_type());
     }
-    if (shape.packs_per_lane == 8) {
-      return launch_split(integral_constant<int, 8>(), std::true_type());
-    }
-    return launch_split(integral_constant<int, 4>(), std::true_type());
   }
   const auto launch_rows = [&](auto packs_per_lane, auto resident) {
     constexpr int per_lane = decltype(packs_per_lane)::value;

@@ -6,6 +6,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+
+#include "../KokkosRMSNorm_Quantization.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
 
@@ -106,6 +109,35 @@ constexpr void require_rstd_view() {
   static_assert(ViewTraits<Rstd>::template accessible_from<ExecutionSpace>,
                 "KokkosRMSNorm: every View must be in memory that the "
                 "execution space can access");
+}
+
+// A quantized y: a View of bytes of x's rank, from x narrower than double;
+// scales, where each row has one, a writable View of one float a row.
+template <class ExecutionSpace, class Y, class X, class ScaleView>
+constexpr void require_quantized_views() {
+  static_assert(is_view_v<Y> && unsigned(Y::rank) == unsigned(X::rank),
+                "KokkosRMSNorm: a quantized y must be a View of x's rank");
+  using Code = typename ViewTraits<Y>::value_type;
+  static_assert(
+      std::is_same_v<Code, std::uint8_t> || std::is_same_v<Code, std::int8_t>,
+      "KokkosRMSNorm: a quantized y must hold std::uint8_t or std::int8_t");
+  static_assert(!std::is_same_v<typename X::non_const_value_type, double>,
+                "KokkosRMSNorm: quantized outputs take x of float, half_t or "
+                "bhalf_t");
+  static_assert(ViewTraits<Y>::template accessible_from<ExecutionSpace>,
+                "KokkosRMSNorm: every View must be in memory that the "
+                "execution space can access");
+  if constexpr (!std::is_same_v<ScaleView, OneScale>) {
+    static_assert(is_view_v<ScaleView> &&
+                      unsigned(ScaleView::rank) + 1 == unsigned(X::rank) &&
+                      std::is_same_v<typename ScaleView::value_type, float>,
+                  "KokkosRMSNorm: per-row scales must be a View of x's rank "
+                  "minus one holding (non-const) float");
+    static_assert(
+        ViewTraits<ScaleView>::template accessible_from<ExecutionSpace>,
+        "KokkosRMSNorm: every View must be in memory that the execution "
+        "space can access");
+  }
 }
 
 }  // namespace KokkosRMSNorm::Impl

@@ -10,6 +10,8 @@
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
+#include "KokkosRMSNorm_QuantizedOutput.hpp"
+#include "KokkosRMSNorm_RowSums.hpp"
 #include "KokkosRMSNorm_ShiftedRows.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
 
@@ -18,16 +20,21 @@ namespace KokkosRMSNorm::Impl {
 // The arithmetic on rows of Packs, apart from how lanes share the rows:
 // h = x (or x + residual, rounded to x's type and stored to sum), then
 // y = h * rstd * weight factor, rstd = 1 / sqrt(sum(h^2) / N + eps), rstd
-// stored to rstd_out. Absent operands are None. The rows are Views of
+// stored to rstd_out; y is stored in x's type, or quantized (Quantization
+// a QuantizedOutput). Absent operands are None. The rows are Views of
 // aligned Packs, or ShiftedPackRows where they do not start on one.
 template <class XRows, class ResidualRows, class SumRows, class Weight,
-          class YRows, class RstdValues>
+          class YRows, class RstdValues, class Quantization = None>
 struct RowMath {
   using pack = typename XRows::non_const_value_type;
   using value_type = typename pack::value_type;
   using accumulation_type = accumulation_type_t<value_type>;
   static constexpr int width = pack::width;
   static constexpr bool adds_residual = !is_none_v<ResidualRows>;
+  static constexpr bool quantizes = !is_none_v<Quantization>;
+  // Whether y's scale depends on the row's largest |y|: a second reduction
+  // over the row, which teams splitting the row do not make.
+  static constexpr bool scales_each_row = scales_each_row_v<Quantization>;
   static constexpr bool rows_start_on_packs = Kokkos::is_view<XRows>::value;
   // Whether load(row, j) is x(row, j) as stored, which a lane may then copy
   // to team scratch without computing anything.
@@ -45,6 +52,7 @@ struct RowMath {
   RstdValues rstd_out;
   accumulation_type eps;
   accumulation_type inverse_n;  // 1 / elements per row
+  Quantization quantization;
 
   std::size_t rows() const { return x.extent(0); }
   KOKKOS_INLINE_FUNCTION std::size_t packs_per_row() const {
@@ -117,23 +125,76 @@ struct RowMath {
     }
   }
 
-  // Stores Pack j of y from h, rstd and `factors`, the weight's Pack j as
-  // weight.convert returned it, rounded as the backend rounds.
-  template <class Backend, class Factors>
-  KOKKOS_INLINE_FUNCTION void store_scaled(std::size_t row, int j,
-                                           const pack& h,
-                                           accumulation_type rstd,
-                                           const Factors& factors) const {
-    accumulation_type values[width];
+  // Pack j of y, h * rstd * weight factor, where `factors` is the weight's
+  // Pack j as weight.convert returned it.
+  template <class Factors>
+  KOKKOS_INLINE_FUNCTION void scaled(const pack& h, accumulation_type rstd,
+                                     const Factors& factors,
+                                     accumulation_type (&values)[width]) const {
     for (int k = 0; k < width; ++k) {
       values[k] = static_cast<accumulation_type>(h.lane[k]) * rstd;
     }
     weight.scale(factors, values);
-    pack out;
+  }
+
+  // The largest |y| of a Pack, as scaled computes it (NaN only if all are).
+  template <class Factors>
+  KOKKOS_INLINE_FUNCTION accumulation_type largest_magnitude(
+      const pack& h, accumulation_type rstd, const Factors& factors) const {
+    accumulation_type values[width];
+    scaled(h, rstd, factors, values);
+    accumulation_type largest = 0;
     for (int k = 0; k < width; ++k) {
-      out.lane[k] = Backend::template round_to<value_type>(values[k]);
+      const accumulation_type magnitude =
+          values[k] < 0 ? -values[k] : values[k];
+      largest = Larger::apply(largest, magnitude);
+    }
+    return largest;
+  }
+
+  // Stores Pack j of y from h, rstd and `factors` (see scaled): rounded as
+  // the backend rounds, or quantized, multiplied first by `multiplier`,
+  // 1 / the row's scale.
+  template <class Backend, class Factors>
+  KOKKOS_INLINE_FUNCTION void store_scaled(
+      std::size_t row, int j, const pack& h, accumulation_type rstd,
+      const Factors& factors,
+      [[maybe_unused]] accumulation_type multiplier) const {
+    accumulation_type values[width];
+    scaled(h, rstd, factors, values);
+    using y_pack = typename YRows::non_const_value_type;
+    y_pack out;
+    for (int k = 0; k < width; ++k) {
+      if constexpr (quantizes) {
+        using code_type = typename y_pack::value_type;
+        out.lane[k] = static_cast<code_type>(
+            code_of<typename Quantization::format, Backend>(values[k] *
+                                                            multiplier));
+      } else {
+        out.lane[k] = Backend::template round_to<value_type>(values[k]);
+      }
     }
     write_pack(y, row, j, out);
+  }
+
+  // Stores the row's scale where each row has one, from its largest |y|.
+  KOKKOS_INLINE_FUNCTION void store_row_scale(
+      [[maybe_unused]] std::size_t row,
+      [[maybe_unused]] accumulation_type largest) const {
+    if constexpr (quantizes) {
+      quantization.store_row_scale(row, largest);
+    }
+  }
+
+  // 1 / the row's scale (1 where y is not quantized), from its largest |y|
+  // where each row has a scale.
+  KOKKOS_INLINE_FUNCTION accumulation_type
+  multiplier([[maybe_unused]] accumulation_type largest) const {
+    if constexpr (quantizes) {
+      return quantization.row_multiplier(largest);
+    } else {
+      return 1;
+    }
   }
 
   // The weight's Pack j (None without a weight) for the row's Pack j.
@@ -147,13 +208,15 @@ struct RowMath {
 enum class RowStarts { on_packs, anywhere };
 
 // The RowMath of rows of Packs of Width over the given rows (None where
-// absent), weight argument and rstd values.
+// absent), weight argument, rstd values and quantization (a
+// QuantizedOutput, or None).
 template <int Width, RowStarts Starts = RowStarts::on_packs, class XRows,
           class ResidualRows, class SumRows, class Weight, class YRows,
-          class RstdValues>
+          class RstdValues, class Quantization = None>
 auto make_row_math(const XRows& x, const ResidualRows& residual,
                    const SumRows& sum, const Weight& weight, const YRows& y,
-                   const RstdValues& rstd, double eps) {
+                   const RstdValues& rstd, double eps,
+                   const Quantization& quantization = {}) {
   constexpr bool on_packs = Starts == RowStarts::on_packs;
   const auto packs = [](const auto& rows) {
     if constexpr (on_packs) {
@@ -171,7 +234,7 @@ auto make_row_math(const XRows& x, const ResidualRows& residual,
   };
   using Math = RowMath<decltype(packs(x)), decltype(packs(residual)),
                        decltype(packs(sum)), decltype(factors()),
-                       decltype(packs(y)), RstdValues>;
+                       decltype(packs(y)), RstdValues, Quantization>;
   using accumulation_type = typename Math::accumulation_type;
   return Math{
       packs(x),
@@ -181,7 +244,8 @@ auto make_row_math(const XRows& x, const ResidualRows& residual,
       packs(y),
       rstd,
       static_cast<accumulation_type>(eps),
-      accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};
+      accumulation_type(1) / static_cast<accumulation_type>(x.extent(1)),
+      quantization};
 }
 
 }  // namespace KokkosRMSNorm::Impl

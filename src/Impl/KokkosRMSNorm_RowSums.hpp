@@ -6,37 +6,72 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// The sums of squares of the Rows rows a lane holds at once, reduced over
-// the lanes together (a backend's reduce_over_lanes).
-template <class T, int Rows>
-struct RowSums {
-  T sum[Rows] = {};
+// Values of the Rows rows a lane holds at once, which the lanes join
+// together (a backend's reduce_over_lanes) through Join: sums of squares
+// (Plus), or the largest magnitudes (Larger). Kokkos's reductions join
+// values through +=, so += is the join; both start from zero, the identity
+// of a sum and of the largest of magnitudes, which are never negative.
+template <class T, int Rows, class Join>
+struct RowReduction {
+  using value_type = T;
+  static constexpr int rows = Rows;
 
-  KOKKOS_INLINE_FUNCTION T& operator[](int row) { return sum[row]; }
-  KOKKOS_INLINE_FUNCTION const T& operator[](int row) const { return sum[row]; }
+  T value[Rows] = {};
 
-  KOKKOS_INLINE_FUNCTION RowSums& operator+=(const RowSums& other) {
+  KOKKOS_INLINE_FUNCTION T& operator[](int row) { return value[row]; }
+  KOKKOS_INLINE_FUNCTION const T& operator[](int row) const {
+    return value[row];
+  }
+
+  KOKKOS_INLINE_FUNCTION void join(int row, T other) {
+    value[row] = Join::apply(value[row], other);
+  }
+
+  KOKKOS_INLINE_FUNCTION RowReduction& operator+=(const RowReduction& other) {
     for (int row = 0; row < Rows; ++row) {
-      sum[row] += other.sum[row];
+      join(row, other.value[row]);
     }
     return *this;
   }
   // Kokkos 3.4 joins reduction values through volatile references.
   KOKKOS_INLINE_FUNCTION void operator+=(
-      const volatile RowSums& other) volatile {
+      const volatile RowReduction& other) volatile {
     for (int row = 0; row < Rows; ++row) {
-      sum[row] = sum[row] + other.sum[row];
+      value[row] = Join::apply(value[row], other.value[row]);
     }
   }
 };
+
+struct Plus {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T apply(T a, T b) {
+    return a + b;
+  }
+};
+
+// The larger of two magnitudes, a NaN only where both are: the same either
+// way round, so that both lanes of a shuffle's pair get the same bits.
+struct Larger {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T apply(T a, T b) {
+    return a >= b || b != b ? a : b;
+  }
+};
+
+template <class T, int Rows>
+using RowSums = RowReduction<T, Rows, Plus>;
+
+template <class T, int Rows>
+using RowMaxima = RowReduction<T, Rows, Larger>;
 
 }  // namespace KokkosRMSNorm::Impl
 
 namespace Kokkos {
 
-template <class T, int Rows>
-struct reduction_identity<KokkosRMSNorm::Impl::RowSums<T, Rows>> {
-  KOKKOS_FORCEINLINE_FUNCTION static KokkosRMSNorm::Impl::RowSums<T, Rows>
+template <class T, int Rows, class Join>
+struct reduction_identity<KokkosRMSNorm::Impl::RowReduction<T, Rows, Join>> {
+  KOKKOS_FORCEINLINE_FUNCTION static KokkosRMSNorm::Impl::RowReduction<T, Rows,
+                                                                       Join>
   sum() {
     return {};
   }

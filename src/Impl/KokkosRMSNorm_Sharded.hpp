@@ -61,7 +61,8 @@ struct FinishKernel {
           math.template store_scaled<PortableBackend>(
               row, j, math.reload(row, j), rstd,
               math.weight.template convert<accumulation_type>(
-                  math.weight_at(row, j)));
+                  math.weight_at(row, j)),
+              accumulation_type(1));
         });
   }
 };

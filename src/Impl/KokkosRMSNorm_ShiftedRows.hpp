@@ -128,21 +128,26 @@ struct ShiftedPackRow {
   }
 };
 
+// Values of `view`'s first row before its first Pack of Width.
+template <int Width, class View>
+std::size_t lead_of_first_row(const View& view) {
+  using T = typename View::non_const_value_type;
+  return reinterpret_cast<std::uintptr_t>(view.data()) / sizeof(T) % Width;
+}
+
 // Whether rows of unit column stride all lead alike, row by row, in every
-// row argument: equal starts and row strides modulo a Pack, where `view`
-// is one of them and `x` the rows of x.
+// row argument: equal leads and row strides modulo a Pack, where `view`
+// is one of them and `x` the rows of x (values of another type than x's,
+// such as a quantized y, count in values).
 template <int Width, class View, class XRows>
 bool rows_lead_as(const View& view, const XRows& x) {
   if constexpr (is_none_v<View>) {
     return true;
   } else {
-    using T = typename View::non_const_value_type;
-    const std::size_t pack_bytes = sizeof(T) * Width;
     return view.stride(1) == 1 &&
            (view.extent(0) <= 1 ||
             view.stride(0) % Width == x.stride(0) % Width) &&
-           reinterpret_cast<std::uintptr_t>(view.data()) % pack_bytes ==
-               reinterpret_cast<std::uintptr_t>(x.data()) % pack_bytes;
+           lead_of_first_row<Width>(view) == lead_of_first_row<Width>(x);
   }
 }
 

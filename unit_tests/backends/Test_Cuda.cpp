@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
@@ -30,6 +32,31 @@ TEST(Cuda, HalfNearItsMaximum) {
   rms_norm(x, weight, y, 1e-6);
   Kokkos::fence();
   expect_reference_result(x, weight, y, 1e-6, "|x| up to 65000");
+}
+
+// Counts the floats whose FP8 E4M3 code from CudaBackend differs from the
+// portable conversion's.
+struct E4M3Mismatches {
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const {
+    const auto bits = static_cast<std::uint32_t>(i);
+    float value;
+    memcpy(&value, &bits, sizeof value);
+    count +=
+        Impl::CudaBackend::e4m3_bits(value) != Impl::float_to_e4m3_bits(value);
+  }
+};
+
+// The conversion to FP8 E4M3 that CUDA kernels use (in hardware from
+// compute capability 8.9) gives the portable conversion's bits for every
+// float, which Test_Quantize.cpp checks against a reference on the host.
+TEST(Cuda, E4M3MatchesPortable) {
+  using Policy =
+      Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<std::int64_t>>;
+  std::int64_t mismatches = 0;
+  Kokkos::parallel_reduce("KokkosRMSNorm::Test::E4M3MatchesPortable",
+                          Policy(0, std::int64_t(1) << 32), E4M3Mismatches{},
+                          mismatches);
+  EXPECT_EQ(mismatches, 0);
 }
 
 // Captures call() into a CUDA graph on `stream`, which fails if the call

@@ -2,7 +2,11 @@
 #ifndef KOKKOSRMSNORM_IMPL_BACKENDS_PORTABLE_HPP
 #define KOKKOSRMSNORM_IMPL_BACKENDS_PORTABLE_HPP
 
+#include <cstdint>
+
 #include <Kokkos_Core.hpp>
+
+#include "../KokkosRMSNorm_Quantize.hpp"
 
 namespace KokkosRMSNorm::Impl {
 
@@ -25,6 +29,11 @@ struct PortableBackend {
   template <class T, class Value>
   KOKKOS_FORCEINLINE_FUNCTION static T round_to(Value value) {
     return static_cast<T>(value);
+  }
+
+  // The FP8 E4M3 code of `value` (float_to_e4m3_bits).
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint8_t e4m3_bits(float value) {
+    return float_to_e4m3_bits(value);
   }
 
   // Copies *from to *slot, in team scratch; the copies a thread made are in

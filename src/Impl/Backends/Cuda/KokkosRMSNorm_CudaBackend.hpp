@@ -7,6 +7,7 @@
 #ifdef KOKKOS_ENABLE_CUDA
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "../../KokkosRMSNorm_RowSums.hpp"
@@ -44,6 +45,23 @@ struct CudaBackend : GpuBackend<Kokkos::Cuda> {
     return *p;
   }
 
+  // The FP8 E4M3 code of `value`, converted by one instruction where the
+  // GPU has it (compute capability 8.9 and newer), which gives the bits of
+  // float_to_e4m3_bits for every float but NaN (Cuda.E4M3MatchesPortable
+  // checks all 2^32); a NaN keeps its sign through the portable code.
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint8_t e4m3_bits(float value) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    if (value == value) {
+      unsigned short codes;  // the code of the second operand is the low byte
+      asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;"
+          : "=h"(codes)
+          : "f"(0.0f), "f"(value));
+      return static_cast<std::uint8_t>(codes);
+    }
+#endif
+    return float_to_e4m3_bits(value);
+  }
+
   // A 16-byte value is copied by cp.async, from global to shared memory
   // without passing through registers, with the L2 policy of
   // load_evicting_last.
@@ -77,63 +95,66 @@ struct CudaBackend : GpuBackend<Kokkos::Cuda> {
   }
 
 #ifdef __CUDA_ARCH__
-  // Gives every lane of a warp the sums over its 32 lanes: a butterfly of
-  // shuffles, five steps of one shuffle and one add a row. Both lanes of a
-  // pair add the same two values, so every lane ends with the same bits.
-  template <class T, int Rows>
-  __device__ static void add_over_warp(RowSums<T, Rows>& sums) {
+  // Gives every lane of a warp the values joined over its 32 lanes (sums,
+  // or maxima; see RowReduction): a butterfly of shuffles, five steps of one
+  // shuffle and one join a row. Both lanes of a pair join the same two
+  // values, so every lane ends with the same bits.
+  template <class Values>
+  __device__ static void join_over_warp(Values& values) {
     for (int offset = warp_size / 2; offset > 0; offset /= 2) {
-      for (int row = 0; row < Rows; ++row) {
-        sums[row] += __shfl_xor_sync(0xffffffffu, sums[row], offset);
+      for (int row = 0; row < Values::rows; ++row) {
+        values.join(row, __shfl_xor_sync(0xffffffffu, values[row], offset));
       }
     }
   }
 
   // Gives every thread of a team of `threads` threads, whole warps of one
-  // vector lane each (Kokkos's team rank is threadIdx.y), the sums over the
-  // team: each warp's, then the warps' through shared memory, added in the
-  // same order by every thread.
-  template <class T, int Rows>
-  __device__ static void add_over_team(RowSums<T, Rows>& sums, int threads) {
-    __shared__ T warp_sums[1024 / warp_size][Rows];
-    add_over_warp(sums);
+  // vector lane each (Kokkos's team rank is threadIdx.y), the values joined
+  // over the team: each warp's, then the warps' through shared memory,
+  // joined in the same order by every thread.
+  template <class Values>
+  __device__ static void join_over_team(Values& values, int threads) {
+    using T = typename Values::value_type;
+    __shared__ T warp_values[1024 / warp_size][Values::rows];
+    join_over_warp(values);
     if (threadIdx.y % warp_size == 0) {
-      for (int row = 0; row < Rows; ++row) {
-        warp_sums[threadIdx.y / warp_size][row] = sums[row];
+      for (int row = 0; row < Values::rows; ++row) {
+        warp_values[threadIdx.y / warp_size][row] = values[row];
       }
     }
     __syncthreads();
-    for (int row = 0; row < Rows; ++row) {
-      sums[row] = warp_sums[0][row];
+    for (int row = 0; row < Values::rows; ++row) {
+      values[row] = warp_values[0][row];
       for (int warp = 1; warp < threads / warp_size; ++warp) {
-        sums[row] += warp_sums[warp][row];
+        values.join(row, warp_values[warp][row]);
       }
     }
-    __syncthreads();  // before the next reduction writes warp_sums again
+    __syncthreads();  // before the next reduction writes warp_values again
   }
 #endif
 
   // Over lanes that fill whole warps, a team thread's 32 vector lanes
-  // (VectorLanes) or a team's threads, the lanes add their sums with
-  // add_over_warp and add_over_team, as torch.compile's kernels do; other
+  // (VectorLanes) or a team's threads, the lanes join their values with
+  // join_over_warp and join_over_team, as torch.compile's kernels do; other
   // lane counts take Kokkos's reductions, which loop over a vector length
   // known at run time, with a lane mask the compiler cannot prove uniform
   // (log 47), and take four barriers and three integer divisions a team
   // reduction; tiny calls wait on exactly those instructions (log 48).
-  template <bool VectorLanes, class Lanes, class F, class T, int Rows>
+  template <bool VectorLanes, class Lanes, class F, class T, int Rows,
+            class Join>
   KOKKOS_FORCEINLINE_FUNCTION static void reduce_over_lanes(
       const Lanes& lanes, [[maybe_unused]] int lane_count, const F& f,
-      RowSums<T, Rows>& result) {
+      RowReduction<T, Rows, Join>& result) {
 #ifdef __CUDA_ARCH__
     if (VectorLanes ? lane_count == warp_size : lane_count % warp_size == 0) {
-      RowSums<T, Rows> sums;
-      Kokkos::parallel_for(lanes, [&](int lane) { f(lane, sums); });
+      RowReduction<T, Rows, Join> values;
+      Kokkos::parallel_for(lanes, [&](int lane) { f(lane, values); });
       if constexpr (VectorLanes) {
-        add_over_warp(sums);
+        join_over_warp(values);
       } else {
-        add_over_team(sums, lane_count);
+        join_over_team(values, lane_count);
       }
-      result = sums;
+      result = values;
       return;
     }
 #endif

@@ -6,6 +6,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "../../KokkosRMSNorm_RowSums.hpp"
+
 namespace KokkosRMSNorm::Impl {
 
 // Rows normalized by the host's cores, a block of whole rows a thread, with
@@ -14,7 +16,9 @@ namespace KokkosRMSNorm::Impl {
 // sums (partial[s] for Packs s, s + packs_a_step, ...), so that the compiler
 // holds them in vector registers without reordering float additions, which
 // it may not do (it does: LOG 59); they are added in one fixed order at the
-// end of the row. Backend gives the loads and the rounding.
+// end of the row. Where each row has a quantization scale, a third sweep
+// (from cache) finds the row's largest |y| first. Backend gives the loads
+// and the rounding.
 template <class Backend, class Math>
 struct HostRowsKernel {
   using accumulation_type = typename Math::accumulation_type;
@@ -61,11 +65,23 @@ struct HostRowsKernel {
     }
     const accumulation_type rstd = math.rstd(sum_of_squares);
     math.store_rstd(row, rstd);
+    const auto factors = [&](int pack_index) {
+      return math.weight.template convert<accumulation_type>(
+          math.weight_at(row, pack_index));
+    };
+    accumulation_type largest = 0;  // |y| at most, where a row has a scale
+    if constexpr (Math::scales_each_row) {
+      for (j = 0; j < packs; ++j) {
+        largest = Larger::apply(
+            largest,
+            math.largest_magnitude(math.reload(row, j), rstd, factors(j)));
+      }
+      math.store_row_scale(row, largest);
+    }
+    const accumulation_type multiplier = math.multiplier(largest);
     for (j = 0; j < packs; ++j) {
-      math.template store_scaled<Backend>(
-          row, j, math.reload(row, j), rstd,
-          math.weight.template convert<accumulation_type>(
-              math.weight_at(row, j)));
+      math.template store_scaled<Backend>(row, j, math.reload(row, j), rstd,
+                                          factors(j), multiplier);
     }
   }
 };

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef KOKKOSRMSNORM_IMPL_QUANTIZEDOUTPUT_HPP
+#define KOKKOSRMSNORM_IMPL_QUANTIZEDOUTPUT_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <type_traits>
+
+#include <Kokkos_Core.hpp>
+
+#include "../KokkosRMSNorm_Quantization.hpp"
+#include "KokkosRMSNorm_None.hpp"
+#include "KokkosRMSNorm_Numerics.hpp"
+#include "KokkosRMSNorm_Quantize.hpp"
+#include "KokkosRMSNorm_Rows.hpp"
+#include "KokkosRMSNorm_Validate.hpp"
+
+namespace KokkosRMSNorm::Impl {
+
+// The code of `value` (y already divided by its scale) in Format, through
+// the backend, which may convert in hardware.
+template <class Format, class Backend>
+KOKKOS_FORCEINLINE_FUNCTION auto code_of(float value) {
+  if constexpr (std::is_same_v<Format, Fp8E4M3>) {
+    return Backend::e4m3_bits(value);
+  } else {
+    return float_to_int8_saturated(value);
+  }
+}
+
+// How a RowMath stores y quantized in Format: divided by one scale for all
+// rows (ScaleValues None: `multiplier` is 1 / the scale), or by a scale a
+// row, scale(i) = max(max_j |y(i, j)| / Format::largest, minimum), stored to
+// `scales` (a rank-1 View of rows).
+template <class Format, class ScaleValues>
+struct QuantizedOutput {
+  using format = Format;
+  static constexpr bool scales_each_row = !is_none_v<ScaleValues>;
+
+  ScaleValues scales;
+  float multiplier;  // 1 / the scale, where one scale serves every row
+  float minimum;     // the least scale of a row, where each has its own
+
+  // What a row's y is multiplied by before it is converted: 1 / its scale,
+  // the row's from `largest`, its largest |y|, where each row has one.
+  KOKKOS_INLINE_FUNCTION float row_multiplier(
+      [[maybe_unused]] float largest) const {
+    if constexpr (scales_each_row) {
+      return 1.0f / row_scale(largest);
+    } else {
+      return multiplier;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void store_row_scale(
+      [[maybe_unused]] std::size_t row, [[maybe_unused]] float largest) const {
+    if constexpr (scales_each_row) {
+      scales(row) = row_scale(largest);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION float row_scale(float largest) const {
+    const float scale = largest / Format::largest;
+    return scale > minimum ? scale : minimum;  // minimum if largest is NaN
+  }
+};
+
+template <class Quantization>
+inline constexpr bool scales_each_row_v = false;
+template <class Format, class ScaleValues>
+inline constexpr bool scales_each_row_v<QuantizedOutput<Format, ScaleValues>> =
+    !is_none_v<ScaleValues>;
+
+// A scale is finite, positive and has a finite reciprocal in float.
+inline void require_valid_scale(const char* function, const char* name,
+                                float scale) {
+  if (!(scale > 0.0f) || !std::isfinite(scale) ||
+      !std::isfinite(1.0f / scale)) {
+    std::ostringstream out;
+    out << name
+        << " must be a finite, positive float with a finite reciprocal, got "
+        << scale;
+    throw_invalid(function, out.str());
+  }
+}
+
+template <class XView>
+None quantized_output(const char*, None, const XView&, RowOrder) {
+  return {};
+}
+
+// The QuantizedOutput of `quantization` for the rows of x, its arguments
+// checked: a scale, or a minimum and a View of one float a row of x.
+template <class Format, class ScaleView, class XView>
+auto quantized_output(const char* function,
+                      const Quantization<Format, ScaleView>& quantization,
+                      const XView& x, RowOrder order) {
+  if constexpr (std::is_same_v<ScaleView, OneScale>) {
+    require_valid_scale(function, "scale", quantization.scale);
+    return QuantizedOutput<Format, None>{None(), 1.0f / quantization.scale,
+                                         0.0f};
+  } else {
+    require_valid_scale(function, "minimum", quantization.minimum);
+    require_one_per_row(function, "scales", quantization.scales, x);
+    require_row_order<XView::rank - 1>(function, "scales", quantization.scales,
+                                       order);
+    const auto scales = as_row_values(quantization.scales, order);
+    return QuantizedOutput<Format, decltype(scales)>{scales, 0.0f,
+                                                     quantization.minimum};
+  }
+}
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif
