@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "PerfTest_Benchmarks.hpp"
+#include "PerfTest_Quantized.hpp"
 #if defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOSRMSNORM_PERF_ON_HOST)
 #include "PerfTest_CudaLaunch.hpp"
 #endif
@@ -72,6 +73,7 @@ struct SurfaceCall {
   int matrices;  // read or written, for the bytes a call moves
   std::function<Call(const Buffers<T>&, const Shape&, int copies)> make;
   bool in_graphs = true;  // whether CUDA graphs replay it too
+  int code_matrices = 0;  // matrices of one-byte codes written
 };
 
 template <class T>
@@ -129,6 +131,21 @@ std::vector<SurfaceCall<T>> surface_calls() {
                      });
                    },
                    false});
+  // FP8 codes with a scale a row (1 byte a value and 4 a row written), of
+  // float and 16-bit rows (the double cells returned above).
+  if constexpr (!std::is_same_v<T, double>) {
+    calls.push_back({"rms_norm_fp8_per_row", 1,
+                     [](const Buffers<T>& b, const Shape& shape, int copies) {
+                       const auto outputs =
+                           std::make_shared<QuantizedOutputs>(shape, copies);
+                       return Call([&b, outputs](const Space& s, int c) {
+                         rms_norm_quantized(
+                             s, b.x[c], b.weight, outputs->codes[c], eps,
+                             fp8_e4m3_per_row(outputs->scales[c], 1e-6f));
+                       });
+                     },
+                     true, 1});
+  }
   // Rows that do not start on a Pack: x and y one value in, their rows a
   // whole number of Packs apart; and rows a Pack apart plus one value.
   for (const auto& [entry, first, extra] :
@@ -155,7 +172,9 @@ void register_surface_cell(const SurfaceCall<T>& call, const Shape& shape,
   const std::string name =
       "/" + std::string(call.entry) + "/" + dtype_name<T>() +
       "/M:" + std::to_string(shape.rows) + "/N:" + std::to_string(shape.n);
-  const std::size_t bytes = bytes_per_call<T>(shape, call.matrices);
+  const std::size_t bytes =
+      bytes_per_call<T>(shape, call.matrices) +
+      call.code_matrices * shape.rows * (shape.n + sizeof(float));
   // Copies as for x and y alone, so that every entry point of a shape
   // shares its Buffers.
   const Rotation rotation = rotation_for(bytes_per_call<T>(shape));

@@ -30,7 +30,7 @@ import compare_torch  # noqa: E402  (time_rotating, the dtype names)
 IMPLS = ["fp8_static", "fp8_per_row", "int8_per_row", "add_fp8_per_row"]
 COPY_OF = {"fp8_static": "copy_norm_bytes", "fp8_per_row": "copy_norm_bytes",
            "int8_per_row": "copy_norm_bytes", "add_fp8_per_row": "copy_add_bytes"}
-NAME_RE = re.compile(r"^(\w+)/(float32|bfloat16|float16)/M:(\d+)/N:(\d+)_median$")
+NAME_RE = re.compile(r"^(\w+)/(float32|bfloat16|float16)/M:(\d+)/N:(\d+)/manual_time(_median)?$")
 EPS = 1e-6
 MINIMUM = 1.0 / (448 * 512)
 
@@ -41,8 +41,9 @@ def parse(path):
     rows = {}
     for b in data["benchmarks"]:
         match = NAME_RE.match(b["name"])
-        if match:
-            impl, dtype, m, n = match.groups()
+        if match and (b.get("aggregate_name") == "median"
+                      or b.get("run_type") == "iteration"):
+            impl, dtype, m, n = match.groups()[:4]
             rows[(impl, dtype, int(m), int(n))] = b["us"]
     return data["context"], rows
 
@@ -118,10 +119,14 @@ def main():
     parser.add_argument("--out-dir", required=True)
     parser.add_argument("--commit", default="unknown")
     parser.add_argument("--no-torch", action="store_true")
+    parser.add_argument("--torch-dtypes", default="bfloat16",
+                        help="the dtypes torch.compile is timed on (each shape compiles "
+                        "four kernels)")
     args = parser.parse_args()
     context, rows = parse(args.bench_json)
     shapes = sorted({(d, m, n) for (i, d, m, n) in rows if i in IMPLS})
-    torch_us = {} if args.no_torch else time_torch(shapes)
+    torch_shapes = [s for s in shapes if s[0] in args.torch_dtypes.split(",")]
+    torch_us = {} if args.no_torch else time_torch(torch_shapes)
     table = ["| dtype | M x N | output | ours µs | % of copy of its bytes "
              "| torch.compile µs | ours / torch.compile |",
              "|---|---|---|---:|---:|---:|---:|"]

@@ -96,7 +96,7 @@ surface() {
     for group in "${!groups[@]}"; do
       "$build_dir"/perf_tests/KokkosRMSNorm_PerfTest "$flag" \
         --benchmark_repetitions=1 --benchmark_min_time=${MIN_TIME:-0.015} \
-        --benchmark_filter="^surface(_graph)?/[a-z_]+/$dtype/M:[0-9]+/N:(${groups[$group]})(/|\$)" \
+        --benchmark_filter="^surface(_graph)?/[a-z0-9_]+/$dtype/M:[0-9]+/N:(${groups[$group]})(/|\$)" \
         --benchmark_out="$out/surface-$dtype-$group.json" \
         --benchmark_out_format=json >/dev/null || true
     done

@@ -22,7 +22,7 @@ import os
 import re
 import sys
 
-NAME = re.compile(r"^(surface(?:_graph)?)/([a-z_]+)/([a-z0-9]+)/M:(\d+)/N:(\d+)")
+NAME = re.compile(r"^(surface(?:_graph)?)/([a-z0-9_]+)/([a-z0-9]+)/M:(\d+)/N:(\d+)")
 FALL = 1.03  # a cell "fell" when its time a call grew by more than this
 
 
