@@ -57,11 +57,13 @@ struct RMSNormKernel : Math {
   // every team size a shape names can launch and two 512-thread teams of
   // eight Packs a thread share a SM; 48 for four 16-bit Packs a thread held
   // in registers, so that five 256-thread teams share a SM instead of four
-  // (log 31; f32 kernels adding a residual spill at 48); 32 where a lane
-  // holds neither x nor the weight, so that four 512-thread teams share a SM
-  // (log 34).
+  // (log 31; f32 kernels adding a residual spill at 48, and so did bf16
+  // kernels quantizing y, 176-328 bytes, which ran at 24% of the copy, log
+  // 64); 32 where a lane holds neither x nor the weight, so that four
+  // 512-thread teams share a SM (log 34).
   static constexpr bool holds_four_narrow_packs =
-      Resident && !InScratch && PacksPerLane == 4 && Math::width > 4;
+      Resident && !InScratch && PacksPerLane == 4 && Math::width > 4 &&
+      !Math::quantizes;
   static constexpr bool holds_nothing = InScratch && !loads_weight_early;
   static constexpr unsigned registers = holds_nothing             ? 32
                                         : holds_four_narrow_packs ? 48
