@@ -74,7 +74,7 @@ MUTANTS = [
      "return a.data() == b.data();", "return true;"),
     ("a row's scale ignores its largest |y|", "Impl/KokkosRMSNorm_QuantizedOutput.hpp",
      "const float scale = largest / Format::largest;",
-     "const float scale = 1.0f / Format::largest;"),
+     "const float scale = (largest > 0 ? 1.0f : 0.0f) / Format::largest;"),
     ("a static scale multiplies", "Impl/KokkosRMSNorm_QuantizedOutput.hpp",
      "None(), 1.0f / quantization.scale,", "None(), quantization.scale,"),
     ("team lanes' largest |y| not joined", "Impl/KokkosRMSNorm_ForwardKernel.hpp",
