@@ -12,6 +12,8 @@
 //   --surface=smoke   its subset that runs in minutes
 //   --quantized       only the quantized outputs (PerfTest_Quantized.hpp);
 //   --quantized=smoke one small shape of them
+//   --heads           only QK-norm on a fused qkv buffer (PerfTest_Heads.hpp);
+//   --heads=smoke     one small shape of it
 
 #include <cstdlib>
 #include <string>
@@ -22,6 +24,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "PerfTest_Benchmarks.hpp"
+#include "PerfTest_Heads.hpp"
 #include "PerfTest_Quantized.hpp"
 #include "PerfTest_Surface.hpp"
 #include "PerfTest_Sweep.hpp"
@@ -74,7 +77,8 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   std::size_t ceiling_mib = 2048;
-  bool smoke = false, sweep = false, surface = false, quantized = false;
+  bool smoke = false, sweep = false, surface = false, quantized = false,
+       heads = false;
   std::vector<Shape> sweep_shapes = full_shapes;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -93,6 +97,9 @@ int main(int argc, char** argv) {
     } else if (flag == "--quantized" || flag == "--quantized=smoke") {
       quantized = true;
       smoke = flag == "--quantized=smoke";
+    } else if (flag == "--heads" || flag == "--heads=smoke") {
+      heads = true;
+      smoke = flag == "--heads=smoke";
     } else {
       benchmark::ReportUnrecognizedArguments(argc - i, argv + i);
       return 2;
@@ -112,6 +119,21 @@ int main(int argc, char** argv) {
       P::register_surface<Kokkos::Experimental::half_t>(smoke, ceiling);
     }
     P::register_surface<double>(smoke, ceiling);
+  } else if (heads) {
+    for (const std::size_t head_dim :
+         smoke ? std::vector<std::size_t>{128}
+               : std::vector<std::size_t>{64, 128, 256}) {
+      const std::size_t tokens = smoke ? 64 : 16384;
+      P::register_heads<float>(tokens, head_dim, ceiling);
+#ifdef KOKKOSRMSNORM_HAS_BHALF_T
+      P::register_heads<Kokkos::Experimental::bhalf_t>(tokens, head_dim,
+                                                       ceiling);
+#endif
+      if constexpr (sizeof(Kokkos::Experimental::half_t) == 2) {
+        P::register_heads<Kokkos::Experimental::half_t>(tokens, head_dim,
+                                                        ceiling);
+      }
+    }
   } else if (quantized) {
     for (const Shape& shape :
          smoke ? smoke_quantized_shapes : quantized_shapes) {

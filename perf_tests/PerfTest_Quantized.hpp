@@ -55,27 +55,6 @@ void register_quantized_call(const std::string& name, const Shape& shape,
       }));
 }
 
-// A copy of `bytes` (half read, half written) between rotating buffers: the
-// ceiling of a call that moves them.
-template <class T>
-void register_copy_of_bytes(const std::string& name, const Shape& shape,
-                            std::size_t bytes, double copy_ceiling_gbps) {
-  configure(
-      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-        const Rotation rotation = rotation_for(bytes);
-        // x's buffers keep the same memory in use as the calls' own.
-        buffers_for<T>(shape, rotation.copies);
-        std::vector<Kokkos::View<std::uint8_t*, Space>> from, to;
-        for (int c = 0; c < rotation.copies; ++c) {
-          from.emplace_back("from", bytes / 2);
-          to.emplace_back("to", bytes / 2);
-        }
-        time_calls(state, Space(), rotation.copies, bytes, rotation.cached,
-                   copy_ceiling_gbps,
-                   [&](int c) { Kokkos::deep_copy(Space(), to[c], from[c]); });
-      }));
-}
-
 template <class T>
 void register_quantized(const Shape& shape, double copy_ceiling_gbps) {
   const std::size_t values = shape.rows * shape.n;

@@ -19,11 +19,13 @@ namespace KokkosRMSNorm {
 ///   rstd(i) = 1 / sqrt(sum_j x(i, j)^2 / N + eps).
 ///
 /// x and y are Views of one value type (float, double, half_t, bhalf_t) and
-/// one rank: 2 (rows x N) or 3 (batch x sequence x N), normalized over the
-/// last extent; y may be x itself. weight is a rank-1 View of length N, of
-/// any of those types; one_plus(weight) applies (1 + weight(j)) instead and
-/// no_weight applies none. Sums and products are computed in double for
-/// double and in float otherwise. The call is asynchronous on `space`: it
+/// one rank: 2 (rows x N), 3 (batch x sequence x N, or tokens x heads x N
+/// with independent strides: the heads of a fused qkv buffer) or 4 (batch x
+/// sequence x heads x N), normalized over the last extent; y may be x
+/// itself. weight is a rank-1 View of length N, of any of those types;
+/// one_plus(weight) applies (1 + weight(j)) instead and no_weight applies
+/// none. Sums and products are computed in double for double and in float
+/// otherwise. The call is asynchronous on `space`: it
 /// launches one kernel, does not fence and does not allocate. Bad extents or
 /// eps throw std::invalid_argument before any launch, leaving y untouched;
 /// empty Views are a no-op.
@@ -37,7 +39,7 @@ void rms_norm(const ExecutionSpace& space, const XView& x, const Weight& weight,
 }
 
 /// The same, also storing each row's rstd(i) to rstd: a View of x's leading
-/// extents (M, or batch x sequence) holding float (double for double x).
+/// extents (M, batch x sequence, ...) holding float (double for double x).
 template <
     class ExecutionSpace, class XView, class Weight, class YView,
     class RstdView,

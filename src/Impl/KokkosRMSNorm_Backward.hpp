@@ -3,6 +3,7 @@
 #define KOKKOSRMSNORM_IMPL_BACKWARD_HPP
 
 #include <cstddef>
+#include <optional>
 #include <type_traits>
 
 #include <Kokkos_Core.hpp>
@@ -11,6 +12,7 @@
 #include "../KokkosRMSNorm_Workspace.hpp"
 #include "KokkosRMSNorm_BackwardKernel.hpp"
 #include "KokkosRMSNorm_Compat.hpp"
+#include "KokkosRMSNorm_HeadRows.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Overlap.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
@@ -22,10 +24,79 @@
 
 namespace KokkosRMSNorm::Impl {
 
+// Launches the backward pass on its rows (rank-2 Views or HeadRows) once
+// they are known apart: over rows of 16-byte Packs where every row argument
+// and the weights allow it, element by element otherwise.
+template <class ExecutionSpace, class DYRows, class XRows, class Weight,
+          class RstdValues, class DXRows, class DWeightValues>
+void launch_backward(const char* function, const ExecutionSpace& space,
+                     const DYRows& dy, const XRows& x, const Weight& weight,
+                     const RstdValues& rstd, const DXRows& dx,
+                     const DWeightValues& dweight,
+                     WorkspaceUse<ExecutionSpace>& workspace) {
+  const auto weight_values = weight_view(weight);
+  // dx may be dy; nothing else may share an output's memory.
+  require_apart<true>(function, "dx", dx, "dy", dy);
+  require_apart(function, "dx", dx, "x", x);
+  require_apart(function, "dx", dx, "weight", weight_values);
+  require_apart(function, "dx", dx, "rstd", rstd);
+  require_apart(function, "dweight", dweight, "dy", dy);
+  require_apart(function, "dweight", dweight, "x", x);
+  require_apart(function, "dweight", dweight, "weight", weight_values);
+  require_apart(function, "dweight", dweight, "rstd", rstd);
+  require_apart(function, "dweight", dweight, "dx", dx);
+  using T = typename XRows::non_const_value_type;
+  const auto launch = [&](auto packs_width) {
+    constexpr int width_used = decltype(packs_width)::value;
+    const std::size_t bytes =
+        is_none_v<DWeightValues>
+            ? 0
+            : backward_workspace_bytes<width_used, ExecutionSpace, T>(
+                  x.extent(0), x.extent(1) / width_used);
+    launch_rms_norm_backward<width_used>(space, dy, x, weight, rstd, dx,
+                                         dweight, workspace.reserve(bytes));
+  };
+  constexpr int width = vector_width_v<T>;
+  if (rows_fit_packs<width>(dy) && rows_fit_packs<width>(x) &&
+      rows_fit_packs<width>(dx) && row_fits_packs<width>(weight_values) &&
+      row_fits_packs<width>(dweight)) {
+    launch(std::integral_constant<int, width>());
+  } else {
+    launch(std::integral_constant<int, 1>());
+  }
+}
+
+// rms_norm_backward past the checks of types and extents, on x of rank 2 or
+// 3, its rows taken as rms_norm_forward takes them (see normalize_rows).
+template <class ExecutionSpace, class DYView, class XView, class Weight,
+          class RstdView, class DXView, class DWeightValues>
+void backward_rows(const char* function, const ExecutionSpace& space,
+                   const DYView& dy, const XView& x, const Weight& weight,
+                   const RstdView& rstd, const DXView& dx,
+                   const DWeightValues& dweight,
+                   Workspace<ExecutionSpace>& workspace) {
+  const auto launch = [&](const auto& rows, const auto& rstd_values) {
+    WorkspaceUse<ExecutionSpace> workspace_use(function, &workspace, space);
+    if (x.extent(XView::rank - 1) > 0) {
+      launch_backward(function, space, rows(dy), rows(x), weight, rstd_values,
+                      rows(dx), dweight, workspace_use);
+    }
+  };
+  constexpr unsigned row_rank = XView::rank - 1;
+  const std::optional<RowOrder> order = shared_row_order<row_rank>(x, dx, dy);
+  if (order) {
+    require_row_order<row_rank>(function, "rstd", rstd, *order);
+    launch([&](const auto& view) { return as_rows(view, *order); },
+           as_row_values(rstd, *order));
+  } else if constexpr (XView::rank == 3) {
+    launch([](const auto& view) { return as_head_rows(view); },
+           as_head_values(rstd));
+  }
+}
+
 // rms_norm_backward, in a profiling region and with kernels named after
-// `function`: check every argument, then launch the backward kernel over
-// rows of 16-byte Packs where every row argument and the weights allow it,
-// element by element otherwise.
+// `function`: check every argument, then launch the backward kernel (see
+// launch_backward). Rank-4 rows are those of their merged tokens.
 template <class ExecutionSpace, class DYView, class XView, class Weight,
           class RstdView, class DXView, class DWeight>
 void rms_norm_backward(const char* function, const ExecutionSpace& space,
@@ -52,49 +123,14 @@ void rms_norm_backward(const char* function, const ExecutionSpace& space,
   require_row_length(function, "weight", weight_values, x);
   require_row_length(function, "dweight", dweight_values, x);
   require_one_per_row(function, "rstd", rstd, x);
-  const RowOrder order = common_row_order(function, x, dx);
-  constexpr unsigned row_rank = XView::rank - 1;
-  require_row_order<row_rank>(function, "dy", dy, order);
-  require_row_order<row_rank>(function, "rstd", rstd, order);
-  WorkspaceUse<ExecutionSpace> workspace_use(function, &workspace, space);
-  if (x.extent(XView::rank - 1) == 0) {
-    return;
-  }
-
-  using T = typename XView::non_const_value_type;
-  constexpr int width = vector_width_v<T>;
-
-  const auto dy_rows = as_rows(dy, order);
-  const auto x_rows = as_rows(x, order);
-  const auto dx_rows = as_rows(dx, order);
-  const auto rstd_values = as_row_values(rstd, order);
-  // dx may be dy; nothing else may share an output's memory.
-  require_apart<true>(function, "dx", dx_rows, "dy", dy_rows);
-  require_apart(function, "dx", dx_rows, "x", x_rows);
-  require_apart(function, "dx", dx_rows, "weight", weight_values);
-  require_apart(function, "dx", dx_rows, "rstd", rstd_values);
-  require_apart(function, "dweight", dweight_values, "dy", dy_rows);
-  require_apart(function, "dweight", dweight_values, "x", x_rows);
-  require_apart(function, "dweight", dweight_values, "weight", weight_values);
-  require_apart(function, "dweight", dweight_values, "rstd", rstd_values);
-  require_apart(function, "dweight", dweight_values, "dx", dx_rows);
-  const auto launch = [&](auto packs_width) {
-    constexpr int width_used = decltype(packs_width)::value;
-    const std::size_t bytes =
-        is_none_v<DWeightValues>
-            ? 0
-            : backward_workspace_bytes<width_used, ExecutionSpace, T>(
-                  x_rows.extent(0), x_rows.extent(1) / width_used);
-    launch_rms_norm_backward<width_used>(space, dy_rows, x_rows, weight,
-                                         rstd_values, dx_rows, dweight_values,
-                                         workspace_use.reserve(bytes));
-  };
-  if (rows_fit_packs<width>(dy_rows) && rows_fit_packs<width>(x_rows) &&
-      rows_fit_packs<width>(dx_rows) && row_fits_packs<width>(weight_values) &&
-      row_fits_packs<width>(dweight_values)) {
-    launch(std::integral_constant<int, width>());
+  if constexpr (XView::rank == 4) {
+    backward_rows(function, space, tokens_merged(function, "dy", dy),
+                  tokens_merged(function, "x", x), weight,
+                  tokens_merged(function, "rstd", rstd),
+                  tokens_merged(function, "dx", dx), dweight_values, workspace);
   } else {
-    launch(std::integral_constant<int, 1>());
+    backward_rows(function, space, dy, x, weight, rstd, dx, dweight_values,
+                  workspace);
   }
 }
 

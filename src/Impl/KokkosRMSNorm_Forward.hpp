@@ -2,11 +2,14 @@
 #ifndef KOKKOSRMSNORM_IMPL_FORWARD_HPP
 #define KOKKOSRMSNORM_IMPL_FORWARD_HPP
 
+#include <optional>
+
 #include <Kokkos_Core.hpp>
 
 #include "Backends/KokkosRMSNorm_Backend.hpp"
 #include "KokkosRMSNorm_Compat.hpp"
 #include "KokkosRMSNorm_ForwardKernel.hpp"
+#include "KokkosRMSNorm_HeadRows.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Overlap.hpp"
@@ -45,14 +48,143 @@ void launch_in_chosen_shape(const char* label, const ExecutionSpace& space,
   }
 }
 
+// Throws std::invalid_argument if an output of rms_norm_forward shares
+// memory with another argument: row arguments may be one View (each element
+// is read before it is written, by one lane); nothing else may.
+template <class XRows, class ResidualRows, class SumRows, class WeightValues,
+          class YRows, class RstdValues, class Output>
+void require_forward_outputs_apart(const char* function, const XRows& x,
+                                   const ResidualRows& residual,
+                                   const SumRows& sum,
+                                   const WeightValues& weight, const YRows& y,
+                                   const RstdValues& rstd,
+                                   const Output& output) {
+  require_apart<true>(function, "y", y, "x", x);
+  require_apart<true>(function, "y", y, "residual", residual);
+  require_apart<true>(function, "y", y, "sum", sum);
+  require_apart(function, "y", y, "weight", weight);
+  require_apart<true>(function, "sum", sum, "x", x);
+  require_apart<true>(function, "sum", sum, "residual", residual);
+  require_apart(function, "sum", sum, "weight", weight);
+  require_apart(function, "rstd", rstd, "x", x);
+  require_apart(function, "rstd", rstd, "residual", residual);
+  require_apart(function, "rstd", rstd, "sum", sum);
+  require_apart(function, "rstd", rstd, "y", y);
+  require_apart(function, "rstd", rstd, "weight", weight);
+  if constexpr (!is_none_v<Output>) {
+    const auto& scales = output.scales;
+    require_apart(function, "scales", scales, "x", x);
+    require_apart(function, "scales", scales, "residual", residual);
+    require_apart(function, "scales", scales, "sum", sum);
+    require_apart(function, "scales", scales, "y", y);
+    require_apart(function, "scales", scales, "rstd", rstd);
+    require_apart(function, "scales", scales, "weight", weight);
+  }
+}
+
+// Launches rms_norm_forward's kernel on its rows (rank-2 Views or
+// HeadRows) once they are known apart: over rows of 16-byte Packs where
+// every row argument and the weight allow it; over the aligned Packs that
+// overlap the rows where rank-2 rows are contiguous and lead alike
+// (ShiftedPackRows: an odd N, a View one value in) and hold values of 32
+// bits or more; element by element otherwise.
+template <class ExecutionSpace, class XRows, class ResidualRows, class SumRows,
+          class Weight, class YRows, class RstdValues, class Output>
+void launch_forward(const char* function, const ExecutionSpace& space,
+                    const XRows& x, const ResidualRows& residual,
+                    const SumRows& sum, const Weight& weight, const YRows& y,
+                    const RstdValues& rstd, double eps, const Output& output,
+                    WorkspaceUse<ExecutionSpace>& workspace) {
+  const auto weight_values = weight_view(weight);
+  require_forward_outputs_apart(function, x, residual, sum, weight_values, y,
+                                rstd, output);
+  using value_type = typename XRows::non_const_value_type;
+  constexpr int width = vector_width_v<value_type>;
+  if (rows_fit_packs<width>(x) && rows_fit_packs<width>(residual) &&
+      rows_fit_packs<width>(sum) && rows_fit_packs<width>(y) &&
+      row_fits_packs<width>(weight_values)) {
+    return launch_in_chosen_shape(
+        function, space,
+        make_row_math<width>(x, residual, sum, weight, y, rstd, eps, output),
+        workspace);
+  }
+  // Shifted 16-bit rows ran at 17-22% of the copy on the H200, where element
+  // by element ran at 12-29% (log 63): not yet worth their kernels.
+  if constexpr (sizeof(value_type) >= 4 && !is_head_rows_v<XRows>) {
+    if (rows_lead_as<width>(x, x) && rows_lead_as<width>(residual, x) &&
+        rows_lead_as<width>(sum, x) && rows_lead_as<width>(y, x)) {
+      return launch_in_chosen_shape(
+          function, space,
+          make_row_math<width, RowStarts::anywhere>(x, residual, sum, weight, y,
+                                                    rstd, eps, output),
+          workspace);
+    }
+  }
+  launch_in_chosen_shape(
+      function, space,
+      make_row_math<1>(x, residual, sum, weight, y, rstd, eps, output),
+      workspace);
+}
+
+// rms_norm_forward past the checks of types and extents, on x of rank 2 or
+// 3, with rows(view) the rows of a row argument and values(name, view)
+// those of one value a row, checked.
+template <class ExecutionSpace, class XView, class ResidualView, class SumView,
+          class Weight, class YView, class RstdView, class Quantization,
+          class Rows, class Values>
+void normalize(const char* function, const ExecutionSpace& space,
+               const XView& x, const ResidualView& residual, const SumView& sum,
+               const Weight& weight, const YView& y, const RstdView& rstd,
+               double eps,
+               Workspace<typename ExecutionSpace::execution_space>* workspace,
+               const Quantization& quantization, const Rows& rows,
+               const Values& values) {
+  const auto rstd_values = values("rstd", rstd);
+  const auto output = quantized_output(function, quantization, x, values);
+  WorkspaceUse<ExecutionSpace> workspace_use(function, workspace, space);
+  if (x.size() > 0) {
+    launch_forward(function, space, rows(x), rows(residual), rows(sum), weight,
+                   rows(y), rstd_values, eps, output, workspace_use);
+  }
+}
+
+// The rows of rms_norm_forward's arguments: rank-2 Views where one order
+// spaces them evenly for every row argument; otherwise (rank-3 rows such as
+// the heads of a fused qkv buffer) HeadRows, each argument by its own
+// strides, with HeadValues.
+template <class ExecutionSpace, class XView, class ResidualView, class SumView,
+          class Weight, class YView, class RstdView, class Quantization>
+void normalize_rows(
+    const char* function, const ExecutionSpace& space, const XView& x,
+    const ResidualView& residual, const SumView& sum, const Weight& weight,
+    const YView& y, const RstdView& rstd, double eps,
+    Workspace<typename ExecutionSpace::execution_space>* workspace,
+    const Quantization& quantization) {
+  constexpr unsigned row_rank = XView::rank - 1;
+  const std::optional<RowOrder> order =
+      shared_row_order<row_rank>(x, y, residual, sum);
+  if (order) {
+    normalize(
+        function, space, x, residual, sum, weight, y, rstd, eps, workspace,
+        quantization, [&](const auto& view) { return as_rows(view, *order); },
+        [&](const char* name, const auto& view) {
+          require_row_order<row_rank>(function, name, view, *order);
+          return as_row_values(view, *order);
+        });
+  } else if constexpr (XView::rank == 3) {
+    normalize(
+        function, space, x, residual, sum, weight, y, rstd, eps, workspace,
+        quantization, [](const auto& view) { return as_head_rows(view); },
+        [](const char*, const auto& view) { return as_head_values(view); });
+  }
+}
+
 // What rms_norm and add_rms_norm share, in a profiling region and with
 // kernels named after `function` ("KokkosRMSNorm::rms_norm"): check every
-// argument, then launch one kernel over rows of 16-byte Packs where every
-// row argument and the weight allow it; over the aligned Packs that overlap
-// the rows where the rows are contiguous and lead alike (ShiftedPackRows:
-// an odd N, a View one value in) and hold values of 32 bits or more;
-// element by element otherwise. residual, sum and rstd may be None,
-// workspace null; y holds x's type, or a Quantization's codes.
+// argument, then launch one kernel (see launch_forward). residual, sum and
+// rstd may be None, workspace null; y holds x's type, or a Quantization's
+// codes. Rank-4 rows (batch, sequence, heads, N) are normalized as the
+// rank-3 rows of their merged tokens.
 template <class ExecutionSpace, class XView, class ResidualView, class SumView,
           class Weight, class YView, class RstdView, class Quantization = None>
 void rms_norm_forward(
@@ -80,75 +212,16 @@ void rms_norm_forward(
   require_row_length(function, "weight", weight_values, x);
   require_one_per_row(function, "rstd", rstd, x);
   require_valid_eps(function, eps, x);
-  const RowOrder order = common_row_order(function, x, y);
-  constexpr unsigned row_rank = XView::rank - 1;
-  require_row_order<row_rank>(function, "residual", residual, order);
-  require_row_order<row_rank>(function, "sum", sum, order);
-  require_row_order<row_rank>(function, "rstd", rstd, order);
-  const auto output = quantized_output(function, quantization, x, order);
-  WorkspaceUse<ExecutionSpace> workspace_use(function, workspace, space);
-  if (x.size() == 0) {
-    return;
-  }
-
-  const auto x_rows = as_rows(x, order);
-  const auto residual_rows = as_rows(residual, order);
-  const auto sum_rows = as_rows(sum, order);
-  const auto y_rows = as_rows(y, order);
-  const auto rstd_values = as_row_values(rstd, order);
-  // Row arguments may be one View (each element is read before it is
-  // written, by one lane); nothing else may share an output's memory.
-  require_apart<true>(function, "y", y_rows, "x", x_rows);
-  require_apart<true>(function, "y", y_rows, "residual", residual_rows);
-  require_apart<true>(function, "y", y_rows, "sum", sum_rows);
-  require_apart(function, "y", y_rows, "weight", weight_values);
-  require_apart<true>(function, "sum", sum_rows, "x", x_rows);
-  require_apart<true>(function, "sum", sum_rows, "residual", residual_rows);
-  require_apart(function, "sum", sum_rows, "weight", weight_values);
-  require_apart(function, "rstd", rstd_values, "x", x_rows);
-  require_apart(function, "rstd", rstd_values, "residual", residual_rows);
-  require_apart(function, "rstd", rstd_values, "sum", sum_rows);
-  require_apart(function, "rstd", rstd_values, "y", y_rows);
-  require_apart(function, "rstd", rstd_values, "weight", weight_values);
-  if constexpr (!is_none_v<Quantization>) {
-    const auto& scales = output.scales;
-    require_apart(function, "scales", scales, "x", x_rows);
-    require_apart(function, "scales", scales, "residual", residual_rows);
-    require_apart(function, "scales", scales, "sum", sum_rows);
-    require_apart(function, "scales", scales, "y", y_rows);
-    require_apart(function, "scales", scales, "rstd", rstd_values);
-    require_apart(function, "scales", scales, "weight", weight_values);
-  }
-  using value_type = typename XView::non_const_value_type;
-  constexpr int width = vector_width_v<value_type>;
-  // Shifted 16-bit rows ran at 17-22% of the copy on the H200, where element
-  // by element ran at 12-29% (log 63): not yet worth their kernels.
-  constexpr bool shifts_packs = sizeof(value_type) >= 4;
-  if (rows_fit_packs<width>(x_rows) && rows_fit_packs<width>(residual_rows) &&
-      rows_fit_packs<width>(sum_rows) && rows_fit_packs<width>(y_rows) &&
-      row_fits_packs<width>(weight_values)) {
-    launch_in_chosen_shape(
-        function, space,
-        make_row_math<width>(x_rows, residual_rows, sum_rows, weight, y_rows,
-                             rstd_values, eps, output),
-        workspace_use);
-  } else if (shifts_packs && rows_lead_as<width>(x_rows, x_rows) &&
-             rows_lead_as<width>(residual_rows, x_rows) &&
-             rows_lead_as<width>(sum_rows, x_rows) &&
-             rows_lead_as<width>(y_rows, x_rows)) {
-    if constexpr (shifts_packs) {
-      launch_in_chosen_shape(function, space,
-                             make_row_math<width, RowStarts::anywhere>(
-                                 x_rows, residual_rows, sum_rows, weight,
-                                 y_rows, rstd_values, eps, output),
-                             workspace_use);
-    }
+  if constexpr (XView::rank == 4) {
+    normalize_rows(function, space, tokens_merged(function, "x", x),
+                   tokens_merged(function, "residual", residual),
+                   tokens_merged(function, "sum", sum), weight,
+                   tokens_merged(function, "y", y),
+                   tokens_merged(function, "rstd", rstd), eps, workspace,
+                   tokens_merged(function, quantization));
   } else {
-    launch_in_chosen_shape(
-        function, space,
-        make_row_math<1>(x_rows, residual_rows, sum_rows, weight, y_rows,
-                         rstd_values, eps, output),
-        workspace_use);
+    normalize_rows(function, space, x, residual, sum, weight, y, rstd, eps,
+                   workspace, quantization);
   }
 }
 

@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
+#include "KokkosRMSNorm_HeadRows.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Validate.hpp"
 
@@ -17,6 +19,9 @@ namespace KokkosRMSNorm::Impl {
 // The bytes a View of rank 1 or 2 covers, as `count` segments of `length`
 // bytes, `pitch` bytes apart, from `begin`: a segment a row (or a column)
 // where the other index is contiguous, else one segment over the whole span.
+// A View of rank 3 covers at most a segment per leading index, over the
+// span of the other two (a token's heads, see HeadRows), where those
+// segments do not meet; else its whole span.
 struct Footprint {
   std::intptr_t begin;
   std::size_t count, pitch, length;
@@ -30,16 +35,24 @@ template <class View>
 Footprint footprint_of(const View& view) {
   const std::size_t size = sizeof(typename View::value_type);
   const auto begin = reinterpret_cast<std::intptr_t>(view.data());
-  std::size_t extents[2] = {1, 1}, strides[2] = {0, 1};
-  for (unsigned r = 0; r < View::rank; ++r) {
-    extents[2 - View::rank + r] = view.extent(r);
-    strides[2 - View::rank + r] = view.stride(r);
-  }
-  for (int inner : {1, 0}) {
-    const int outer = 1 - inner;
-    if (extents[inner] == 1 || strides[inner] == 1) {
-      return {begin, extents[outer], strides[outer] * size,
-              extents[inner] * size};
+  if constexpr (View::rank == 3) {
+    const std::size_t inner = (view.extent(1) - 1) * view.stride(1) +
+                              (view.extent(2) - 1) * view.stride(2) + 1;
+    if (view.extent(0) == 1 || view.stride(0) >= inner) {
+      return {begin, view.extent(0), view.stride(0) * size, inner * size};
+    }
+  } else {
+    std::size_t extents[2] = {1, 1}, strides[2] = {0, 1};
+    for (unsigned r = 0; r < View::rank; ++r) {
+      extents[2 - View::rank + r] = view.extent(r);
+      strides[2 - View::rank + r] = view.stride(r);
+    }
+    for (int inner : {1, 0}) {
+      const int outer = 1 - inner;
+      if (extents[inner] == 1 || strides[inner] == 1) {
+        return {begin, extents[outer], strides[outer] * size,
+                extents[inner] * size};
+      }
     }
   }
   return {begin, 1, 0, view.span() * size};
@@ -99,13 +112,32 @@ bool same_view(const A& a, const B& b) {
   }
 }
 
+// The View under an argument: itself, or that of HeadRows or HeadValues.
+template <class View>
+const View& view_of(const View& view) {
+  return view;
+}
+template <class View3>
+const View3& view_of(const HeadRows<View3>& rows) {
+  return rows.heads;
+}
+template <class View2>
+const View2& view_of(const HeadValues<View2>& values) {
+  return values.values;
+}
+
 // Throws std::invalid_argument if `output` shares memory with `other`
-// (a View of rank 1 or 2, or None), unless MayBeSame and they are the same
-// View.
-template <bool MayBeSame = false, class Output, class Other>
+// (a View of rank 1 to 3, HeadRows, HeadValues or None), unless MayBeSame
+// and they are the same View.
+template <bool MayBeSame = false, class OutputArgument, class OtherArgument>
 void require_apart(const char* function, const char* output_name,
-                   const Output& output, const char* other_name,
-                   const Other& other) {
+                   const OutputArgument& output_argument,
+                   const char* other_name,
+                   const OtherArgument& other_argument) {
+  const auto& output = view_of(output_argument);
+  const auto& other = view_of(other_argument);
+  using Output = std::decay_t<decltype(output)>;
+  using Other = std::decay_t<decltype(other)>;
   if constexpr (!is_none_v<Output> && !is_none_v<Other>) {
     if (output.size() == 0 || other.size() == 0 ||
         (MayBeSame && same_view(output, other))) {

@@ -86,17 +86,36 @@ inline void require_valid_scale(const char* function, const char* name,
   }
 }
 
-template <class XView>
-None quantized_output(const char*, None, const XView&, RowOrder) {
+// A quantization for rows of rank 4 as one for their merged tokens (see
+// tokens_merged in Rows.hpp): its scales, where a row has one, merged alike.
+inline None tokens_merged(const char*, None) {
+  return {};
+}
+
+template <class Format, class ScaleView>
+auto tokens_merged(const char* function,
+                   const Quantization<Format, ScaleView>& quantization) {
+  if constexpr (std::is_same_v<ScaleView, OneScale>) {
+    return quantization;
+  } else {
+    const auto scales = tokens_merged(function, "scales", quantization.scales);
+    return Quantization<Format, decltype(scales)>{scales, quantization.scale,
+                                                  quantization.minimum};
+  }
+}
+
+template <class XView, class RowValues>
+None quantized_output(const char*, None, const XView&, const RowValues&) {
   return {};
 }
 
 // The QuantizedOutput of `quantization` for the rows of x, its arguments
-// checked: a scale, or a minimum and a View of one float a row of x.
-template <class Format, class ScaleView, class XView>
+// checked: a scale, or a minimum and a View of one float a row of x, which
+// row_values(name, view) checks and maps to the rows' values.
+template <class Format, class ScaleView, class XView, class RowValues>
 auto quantized_output(const char* function,
                       const Quantization<Format, ScaleView>& quantization,
-                      const XView& x, RowOrder order) {
+                      const XView& x, const RowValues& row_values) {
   if constexpr (std::is_same_v<ScaleView, OneScale>) {
     require_valid_scale(function, "scale", quantization.scale);
     return QuantizedOutput<Format, None>{None(), 1.0f / quantization.scale,
@@ -104,9 +123,7 @@ auto quantized_output(const char* function,
   } else {
     require_valid_scale(function, "minimum", quantization.minimum);
     require_one_per_row(function, "scales", quantization.scales, x);
-    require_row_order<XView::rank - 1>(function, "scales", quantization.scales,
-                                       order);
-    const auto scales = as_row_values(quantization.scales, order);
+    const auto scales = row_values("scales", quantization.scales);
     return QuantizedOutput<Format, decltype(scales)>{scales, 0.0f,
                                                      quantization.minimum};
   }

@@ -15,7 +15,7 @@
 namespace KokkosRMSNorm::Impl {
 
 // What the types of a call's arguments already tell, checked at compile
-// time by every entry point. "Row Views" are the rank-2 or rank-3 data
+// time by every entry point. "Row Views" are the rank-2 to rank-4 data
 // (x, y, residual, sum, dy, dx); None stands for an operand a call lacks.
 
 template <class View>
@@ -52,10 +52,11 @@ constexpr void require_row_views() {
                 "KokkosRMSNorm: x, y and the other row arguments must be "
                 "Kokkos Views");
   static_assert(
-      (X::rank == 2 || X::rank == 3) &&
+      (X::rank >= 2 && X::rank <= 4) &&
           ((is_none_v<Rows> || ViewTraits<Rows>::rank == X::rank) && ...),
       "KokkosRMSNorm: x, y and the other row arguments must be "
-      "Views of one rank, 2 (rows x N) or 3 (batch x sequence x N)");
+      "Views of one rank, 2 (rows x N), 3 (batch x sequence x N, or tokens "
+      "x heads x N) or 4 (batch x sequence x heads x N)");
   using T = typename X::non_const_value_type;
   static_assert(
       ((is_none_v<Rows> ||

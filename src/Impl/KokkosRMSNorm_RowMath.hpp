@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "KokkosRMSNorm_Compat.hpp"
+#include "KokkosRMSNorm_HeadRows.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
@@ -21,8 +22,9 @@ namespace KokkosRMSNorm::Impl {
 // h = x (or x + residual, rounded to x's type and stored to sum), then
 // y = h * rstd * weight factor, rstd = 1 / sqrt(sum(h^2) / N + eps), rstd
 // stored to rstd_out; y is stored in x's type, or quantized (Quantization
-// a QuantizedOutput). Absent operands are None. The rows are Views of
-// aligned Packs, or ShiftedPackRows where they do not start on one.
+// a QuantizedOutput). Absent operands are None. The rows are rows of
+// aligned Packs (a View, or HeadRows), or ShiftedPackRows where they do not
+// start on one.
 template <class XRows, class ResidualRows, class SumRows, class Weight,
           class YRows, class RstdValues, class Quantization = None>
 struct RowMath {
@@ -35,7 +37,7 @@ struct RowMath {
   // Whether y's scale depends on the row's largest |y|: a second reduction
   // over the row, which teams splitting the row do not make.
   static constexpr bool scales_each_row = scales_each_row_v<Quantization>;
-  static constexpr bool rows_start_on_packs = Kokkos::is_view<XRows>::value;
+  static constexpr bool rows_start_on_packs = !is_shifted_pack_rows_v<XRows>;
   // Whether load(row, j) is x(row, j) as stored, which a lane may then copy
   // to team scratch without computing anything.
   static constexpr bool loads_x_as_stored =

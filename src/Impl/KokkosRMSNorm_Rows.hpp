@@ -3,6 +3,9 @@
 #define KOKKOSRMSNORM_IMPL_ROWS_HPP
 
 #include <cstddef>
+#include <optional>
+#include <string>
+#include <type_traits>
 #include <utility>
 
 #include <Kokkos_Core.hpp>
@@ -18,7 +21,10 @@ namespace KokkosRMSNorm::Impl {
 // batch-major (row b * S + s: LayoutRight and its subviews along N) or
 // sequence-major (row b + s * B: LayoutLeft). Every row argument of a call
 // takes the same order, and so does a View of one value per row (rstd, of
-// the data's rank minus one), so row i of each refers to one (b, s).
+// the data's rank minus one), so row i of each refers to one (b, s). Rank-3
+// rows that no order spaces evenly for every argument (the heads of a fused
+// qkv buffer) are HeadRows, batch-major; rank-4 Views are first merged to
+// rank 3 (tokens_merged).
 enum class RowOrder { batch_major, sequence_major };
 
 // Whether the leading extents of `view`, which has RowRank of them (1, or 2
@@ -36,23 +42,32 @@ bool has_row_order(const View& view, RowOrder order) {
   }
 }
 
+// The first order in which every given row argument (with RowRank leading
+// extents; None takes any) is evenly spaced, if there is one.
+template <unsigned RowRank, class... Views>
+std::optional<RowOrder> shared_row_order(const Views&... views) {
+  for (RowOrder order : {RowOrder::batch_major, RowOrder::sequence_major}) {
+    if ((has_row_order<RowRank>(views, order) && ...)) {
+      return order;
+    }
+  }
+  return std::nullopt;
+}
+
 // The order both x and y can take; throws std::invalid_argument if none.
 template <class XView, class YView>
 RowOrder common_row_order(const char* function, const XView& x,
                           const YView& y) {
-  constexpr unsigned row_rank = XView::rank - 1;
-  for (RowOrder order : {RowOrder::batch_major, RowOrder::sequence_major}) {
-    if (has_row_order<row_rank>(x, order) &&
-        has_row_order<row_rank>(y, order)) {
-      return order;
-    }
+  const auto order = shared_row_order<XView::rank - 1>(x, y);
+  if (!order) {
+    throw_invalid(function,
+                  "the (batch, sequence) rows of x extents " + extents_of(x) +
+                      " and y extents " + extents_of(y) +
+                      " are not evenly spaced in one common order "
+                      "(batch-major or sequence-major); pass a rank-2 View "
+                      "of the rows instead");
   }
-  throw_invalid(function,
-                "the (batch, sequence) rows of x extents " + extents_of(x) +
-                    " and y extents " + extents_of(y) +
-                    " are not evenly spaced in one common order (batch-major "
-                    "or sequence-major); pass a rank-2 View of the rows "
-                    "instead");
+  return *order;
 }
 
 // Throws std::invalid_argument unless `view`, a further argument with RowRank
@@ -109,6 +124,41 @@ template <class View>
 RowValuesOf<View> as_row_values(const View& view, RowOrder order) {
   const auto [rows, row_stride] = rows_and_stride<View::rank>(view, order);
   return RowValuesOf<View>(view.data(), Kokkos::LayoutStride(rows, row_stride));
+}
+
+// A row argument of rank 4 (batch, sequence, heads, N), or one value a row
+// of one (batch, sequence, heads), with batch and sequence merged into one
+// extent of tokens, batch-major: the rows of a rank-3 View. Throws
+// std::invalid_argument where batch and sequence are not evenly spaced.
+template <class View>
+auto tokens_merged(const char* function, const char* name, const View& view) {
+  if constexpr (is_none_v<View>) {
+    return None();
+  } else {
+    constexpr unsigned rank = View::rank;
+    static_assert(rank == 3 || rank == 4);
+    const std::size_t batch = view.extent(0), sequence = view.extent(1);
+    if (batch > 1 && sequence > 1 &&
+        view.stride(0) != sequence * view.stride(1)) {
+      throw_invalid(function,
+                    std::string(name) + " extents " + extents_of(view) +
+                        ": its (batch, sequence) pairs are not evenly spaced "
+                        "batch-major, as the tokens of rank-4 rows must be");
+    }
+    Kokkos::LayoutStride layout;
+    layout.dimension[0] = batch * sequence;
+    layout.stride[0] = sequence > 1 ? view.stride(1) : view.stride(0);
+    for (unsigned r = 2; r < rank; ++r) {
+      layout.dimension[r - 1] = view.extent(r);
+      layout.stride[r - 1] = view.stride(r);
+    }
+    using T = typename View::value_type;
+    using Merged =
+        Kokkos::View<std::conditional_t<rank == 4, T***, T**>,
+                     Kokkos::LayoutStride, typename View::memory_space,
+                     Kokkos::MemoryUnmanaged>;
+    return Merged(view.data(), layout);
+  }
 }
 
 inline None as_rows(None, RowOrder) {

@@ -93,6 +93,9 @@ template <class ExecutionSpace, class XView, class SumsView>
 RowOrder require_shard(const char* function, const XView& x,
                        const SumsView& sums) {
   require_row_views<ExecutionSpace, XView>();
+  static_assert(XView::rank <= 3,
+                "KokkosRMSNorm: the sharded norm takes row Views of rank 2 "
+                "or 3");
   require_rstd_view<ExecutionSpace, SumsView, XView>();
   require_one_per_row(function, "sums", sums, x);
   const RowOrder order = common_row_order(function, x, x);

@@ -106,6 +106,11 @@ struct ShiftedPackRows {
   }
 };
 
+template <class Rows>
+inline constexpr bool is_shifted_pack_rows_v = false;
+template <class T, int Width>
+inline constexpr bool is_shifted_pack_rows_v<ShiftedPackRows<T, Width>> = true;
+
 // A weight read beside ShiftedPackRows: its Pack j for a row that leads by
 // `lead` holds the row's factors of that Pack, gathered value by value (the
 // weight stays in cache, so its loads cost no memory traffic).
@@ -169,12 +174,12 @@ auto as_shifted_pack_rows(const View& view) {
   }
 }
 
-// The values a row of Packs j holds of the row, read or written: a View of
-// aligned Packs, or ShiftedPackRows.
+// The values a row of Packs j holds of the row, read or written: rows of
+// aligned Packs (a View, or HeadRows), or ShiftedPackRows.
 template <class Backend, class Rows>
 KOKKOS_INLINE_FUNCTION auto load_pack(const Rows& rows, std::size_t row,
                                       int j) {
-  if constexpr (Kokkos::is_view<Rows>::value) {
+  if constexpr (!is_shifted_pack_rows_v<Rows>) {
     return Backend::load_evicting_last(&rows(row, j));
   } else {
     return rows.template load<Backend>(row, j);
@@ -184,7 +189,7 @@ KOKKOS_INLINE_FUNCTION auto load_pack(const Rows& rows, std::size_t row,
 template <class Rows>
 KOKKOS_INLINE_FUNCTION auto read_pack(const Rows& rows, std::size_t row,
                                       int j) {
-  if constexpr (Kokkos::is_view<Rows>::value) {
+  if constexpr (!is_shifted_pack_rows_v<Rows>) {
     return typename Rows::non_const_value_type(rows(row, j));
   } else {
     return rows.read(row, j);
@@ -194,7 +199,7 @@ KOKKOS_INLINE_FUNCTION auto read_pack(const Rows& rows, std::size_t row,
 template <class Rows, class Value>
 KOKKOS_INLINE_FUNCTION void write_pack(const Rows& rows, std::size_t row, int j,
                                        const Value& value) {
-  if constexpr (Kokkos::is_view<Rows>::value) {
+  if constexpr (!is_shifted_pack_rows_v<Rows>) {
     rows(row, j) = value;
   } else {
     rows.write(row, j, value);
@@ -205,7 +210,7 @@ KOKKOS_INLINE_FUNCTION void write_pack(const Rows& rows, std::size_t row, int j,
 template <class Rows>
 KOKKOS_INLINE_FUNCTION int lead_of([[maybe_unused]] const Rows& rows,
                                    [[maybe_unused]] std::size_t row) {
-  if constexpr (Kokkos::is_view<Rows>::value) {
+  if constexpr (!is_shifted_pack_rows_v<Rows>) {
     return 0;
   } else {
     return rows.lead(row);
