@@ -257,12 +257,42 @@ TYPED_TEST_P(HeadRowsTest, Backward) {
 }
 
 TYPED_TEST_P(HeadRowsTest, Rank4) {
-  // (batch, sequence, heads, head_dim) over a (batch, sequence, qkv row)
-  // buffer: q's heads, normalized into a LayoutRight rank-4 View with rstd
-  // of rank 3; the same rows as the rank-3 View of the merged tokens.
+  // (batch, sequence, heads, head_dim): q's heads over a (batch, sequence,
+  // qkv row) buffer into LayoutRight y and rstd (tokens batch-major), and
+  // LayoutLeft x, y and rstd (tokens sequence-major), compared batch by
+  // batch.
   using T = typename TestFixture::T;
   using Space = typename TestFixture::Space;
+  using Accumulation = typename TestFixture::Accumulation;
   const std::size_t batch = 3, sequence = 7, heads = 4, head_dim = 64;
+  const auto expect_rstd_by_batch = [&](const auto& x, const auto& rstd,
+                                        const std::string& what) {
+    for (std::size_t b = 0; b < batch; ++b) {
+      const auto x_rows = TestFixture::rows_of(
+          Kokkos::subview(x, b, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL));
+      expect_close<Accumulation>(
+          Testing::as_row(TestFixture::values_of(
+              Kokkos::subview(rstd, b, Kokkos::ALL, Kokkos::ALL))),
+          Testing::as_row(Testing::reference_rstd(x_rows, TestFixture::eps)),
+          "rstd, " + what + ", batch " + std::to_string(b));
+    }
+  };
+  Kokkos::View<T*, Space> weight("weight", head_dim);
+  Testing::fill_uniform(weight, 42);
+  const auto factors = Testing::to_host_doubles_1d(weight);
+  const auto expect_normalized_by_batch =
+      [&](const auto& x_before, const auto& y, const std::string& what) {
+        for (std::size_t b = 0; b < batch; ++b) {
+          TestFixture::expect_normalized(
+              TestFixture::rows_of(Kokkos::subview(x_before, b, Kokkos::ALL,
+                                                   Kokkos::ALL, Kokkos::ALL)),
+              factors,
+              TestFixture::rows_of(
+                  Kokkos::subview(y, b, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL)),
+              what + ", batch " + std::to_string(b));
+        }
+      };
+
   const typename TestFixture::Fused fused(batch * sequence, heads, 2, head_dim,
                                           0, 41);
   const std::size_t pitch = fused.qkv.stride(0);
@@ -271,29 +301,27 @@ TYPED_TEST_P(HeadRowsTest, Rank4) {
       x(fused.qkv.data(),
         Kokkos::LayoutStride(batch, sequence * pitch, sequence, pitch, heads,
                              head_dim, head_dim, 1));
-  Kokkos::View<T****, Space> y("y", batch, sequence, heads, head_dim);
-  Kokkos::View<typename TestFixture::Accumulation***, Space> rstd(
+  Kokkos::View<T****, Kokkos::LayoutRight, Space> y("y", batch, sequence, heads,
+                                                    head_dim);
+  Kokkos::View<Accumulation***, Kokkos::LayoutRight, Space> rstd(
       "rstd", batch, sequence, heads);
-  Kokkos::View<T*, Space> weight("weight", head_dim);
-  Testing::fill_uniform(weight, 42);
   Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
-
   rms_norm(Space(), x, weight, y, TestFixture::eps, rstd);
   Space().fence();
+  expect_normalized_by_batch(x, y, "batch-major");
+  expect_rstd_by_batch(x, rstd, "batch-major");
 
-  const auto x_rows = TestFixture::rows_of(fused.q());
-  TestFixture::expect_normalized(
-      x_rows, Testing::to_host_doubles_1d(weight),
-      TestFixture::rows_of(Kokkos::View<T***, Space, Kokkos::MemoryUnmanaged>(
-          y.data(), batch * sequence, heads, head_dim)),
-      "y");
-  expect_close<typename TestFixture::Accumulation>(
-      Testing::as_row(TestFixture::values_of(
-          Kokkos::View<typename TestFixture::Accumulation**, Space,
-                       Kokkos::MemoryUnmanaged>(rstd.data(), batch * sequence,
-                                                heads))),
-      Testing::as_row(Testing::reference_rstd(x_rows, TestFixture::eps)),
-      "rstd");
+  Kokkos::View<T****, Kokkos::LayoutLeft, Space> x_left(
+      "x_left", batch, sequence, heads, head_dim),
+      y_left("y_left", batch, sequence, heads, head_dim);
+  Kokkos::View<Accumulation***, Kokkos::LayoutLeft, Space> rstd_left(
+      "rstd_left", batch, sequence, heads);
+  Kokkos::deep_copy(x_left, y);  // normalized rows: fresh inputs
+  Testing::poison(y_left, std::numeric_limits<double>::quiet_NaN());
+  rms_norm(Space(), x_left, weight, y_left, TestFixture::eps, rstd_left);
+  Space().fence();
+  expect_normalized_by_batch(x_left, y_left, "sequence-major");
+  expect_rstd_by_batch(x_left, rstd_left, "sequence-major");
 }
 
 TYPED_TEST_P(HeadRowsTest, QuantizedPerRow) {
@@ -452,7 +480,7 @@ TYPED_TEST_P(HeadRowsTest, Arguments) {
       uneven(fused.qkv.data(), Kokkos::LayoutStride(2, fused.qkv.stride(0), 3,
                                                     fused.qkv.stride(0), heads,
                                                     head_dim, head_dim, 1));
-  Kokkos::View<T****, Space> y("y", 2, 3, heads, head_dim);
+  Kokkos::View<T****, Kokkos::LayoutRight, Space> y("y", 2, 3, heads, head_dim);
   Testing::poison(y, sentinel);
   expect_invalid(
       [&] { rms_norm(Space(), uneven, weight, y, TestFixture::eps); },

@@ -124,10 +124,13 @@ void rms_norm_backward(const char* function, const ExecutionSpace& space,
   require_row_length(function, "dweight", dweight_values, x);
   require_one_per_row(function, "rstd", rstd, x);
   if constexpr (XView::rank == 4) {
-    backward_rows(function, space, tokens_merged(function, "dy", dy),
-                  tokens_merged(function, "x", x), weight,
-                  tokens_merged(function, "rstd", rstd),
-                  tokens_merged(function, "dx", dx), dweight_values, workspace);
+    const RowOrder order = token_order(function, x);
+    const auto merged = [&](const char* name, const auto& view) {
+      return tokens_merged(function, name, view, order);
+    };
+    backward_rows(function, space, merged("dy", dy), merged("x", x), weight,
+                  merged("rstd", rstd), merged("dx", dx), dweight_values,
+                  workspace);
   } else {
     backward_rows(function, space, dy, x, weight, rstd, dx, dweight_values,
                   workspace);

@@ -213,12 +213,14 @@ void rms_norm_forward(
   require_one_per_row(function, "rstd", rstd, x);
   require_valid_eps(function, eps, x);
   if constexpr (XView::rank == 4) {
-    normalize_rows(function, space, tokens_merged(function, "x", x),
-                   tokens_merged(function, "residual", residual),
-                   tokens_merged(function, "sum", sum), weight,
-                   tokens_merged(function, "y", y),
-                   tokens_merged(function, "rstd", rstd), eps, workspace,
-                   tokens_merged(function, quantization));
+    const RowOrder order = token_order(function, x);
+    const auto merged = [&](const char* name, const auto& view) {
+      return tokens_merged(function, name, view, order);
+    };
+    normalize_rows(function, space, merged("x", x),
+                   merged("residual", residual), merged("sum", sum), weight,
+                   merged("y", y), merged("rstd", rstd), eps, workspace,
+                   tokens_merged(function, quantization, order));
   } else {
     normalize_rows(function, space, x, residual, sum, weight, y, rstd, eps,
                    workspace, quantization);

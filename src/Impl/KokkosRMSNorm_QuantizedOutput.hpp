@@ -88,17 +88,19 @@ inline void require_valid_scale(const char* function, const char* name,
 
 // A quantization for rows of rank 4 as one for their merged tokens (see
 // tokens_merged in Rows.hpp): its scales, where a row has one, merged alike.
-inline None tokens_merged(const char*, None) {
+inline None tokens_merged(const char*, None, RowOrder) {
   return {};
 }
 
 template <class Format, class ScaleView>
 auto tokens_merged(const char* function,
-                   const Quantization<Format, ScaleView>& quantization) {
+                   const Quantization<Format, ScaleView>& quantization,
+                   RowOrder order) {
   if constexpr (std::is_same_v<ScaleView, OneScale>) {
     return quantization;
   } else {
-    const auto scales = tokens_merged(function, "scales", quantization.scales);
+    const auto scales =
+        tokens_merged(function, "scales", quantization.scales, order);
     return Quantization<Format, decltype(scales)>{scales, quantization.scale,
                                                   quantization.minimum};
   }

@@ -126,28 +126,45 @@ RowValuesOf<View> as_row_values(const View& view, RowOrder order) {
   return RowValuesOf<View>(view.data(), Kokkos::LayoutStride(rows, row_stride));
 }
 
+// The order in which x's (batch, sequence) pairs are evenly spaced, which
+// a rank-4 x (batch, sequence, heads, N) merges them into tokens in; throws
+// std::invalid_argument if none.
+template <class XView>
+RowOrder token_order(const char* function, const XView& x) {
+  const auto order = shared_row_order<2>(x);
+  if (!order) {
+    throw_invalid(function,
+                  "x extents " + extents_of(x) +
+                      ": its (batch, sequence) pairs are not evenly spaced "
+                      "in one order (batch-major or sequence-major), as the "
+                      "tokens of rank-4 rows must be");
+  }
+  return *order;
+}
+
 // A row argument of rank 4 (batch, sequence, heads, N), or one value a row
 // of one (batch, sequence, heads), with batch and sequence merged into one
-// extent of tokens, batch-major: the rows of a rank-3 View. Throws
-// std::invalid_argument where batch and sequence are not evenly spaced.
+// extent of tokens in `order` (x's token_order): the rows of a rank-3 View.
+// Throws std::invalid_argument where they are not evenly spaced in it.
 template <class View>
-auto tokens_merged(const char* function, const char* name, const View& view) {
+auto tokens_merged(const char* function, const char* name, const View& view,
+                   RowOrder order) {
   if constexpr (is_none_v<View>) {
     return None();
   } else {
     constexpr unsigned rank = View::rank;
     static_assert(rank == 3 || rank == 4);
+    require_row_order<2>(function, name, view, order);
     const std::size_t batch = view.extent(0), sequence = view.extent(1);
-    if (batch > 1 && sequence > 1 &&
-        view.stride(0) != sequence * view.stride(1)) {
-      throw_invalid(function,
-                    std::string(name) + " extents " + extents_of(view) +
-                        ": its (batch, sequence) pairs are not evenly spaced "
-                        "batch-major, as the tokens of rank-4 rows must be");
-    }
     Kokkos::LayoutStride layout;
     layout.dimension[0] = batch * sequence;
-    layout.stride[0] = sequence > 1 ? view.stride(1) : view.stride(0);
+    // The distance between consecutive tokens: of the inner one of batch
+    // and sequence, unless it is a single one.
+    if (order == RowOrder::batch_major) {
+      layout.stride[0] = sequence > 1 ? view.stride(1) : view.stride(0);
+    } else {
+      layout.stride[0] = batch > 1 ? view.stride(0) : view.stride(1);
+    }
     for (unsigned r = 2; r < rank; ++r) {
       layout.dimension[r - 1] = view.extent(r);
       layout.stride[r - 1] = view.stride(r);
