@@ -85,8 +85,9 @@ void register_heads(std::size_t tokens, std::size_t head_dim,
   register_heads_call<T>(
       "heads_contiguous", tokens, head_dim, copy_ceiling_gbps,
       [=](const auto& qkv, const auto& out, const auto& weight) {
-        const Kokkos::View<T**, Space, Kokkos::MemoryUnmanaged> x(
-            qkv.data(), tokens * q_heads, head_dim),
+        const Kokkos::View<T**, Kokkos::LayoutRight, Space,
+                           Kokkos::MemoryUnmanaged>
+            x(qkv.data(), tokens * q_heads, head_dim),
             y(out.data(), tokens * q_heads, head_dim);
         rms_norm(Space(), x, weight, y, eps);
       });

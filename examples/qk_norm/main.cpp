@@ -22,7 +22,9 @@ int main(int argc, char** argv) {
   const int pitch = (q_heads + 2 * kv_heads) * head_dim;
   const double eps = 1e-6;
   const Space space;
-  Kokkos::View<float**, Space> qkv("qkv", tokens, pitch);
+  // LayoutRight: a token's heads side by side (a GPU's default is
+  // LayoutLeft).
+  Kokkos::View<float**, Kokkos::LayoutRight, Space> qkv("qkv", tokens, pitch);
   Kokkos::View<float*, Space> q_weight("q_weight", head_dim),
       k_weight("k_weight", head_dim);
   Kokkos::parallel_for(
