@@ -16,33 +16,18 @@ the same process (heads_copy_bytes), over the call's time.
 """
 import argparse
 import datetime
-import functools
 import json
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_torch  # noqa: E402  (time_rotating)
+from compare_quantized import parse  # noqa: E402  (the harness's JSON)
 
 Q_HEADS, KV_HEADS = 32, 8
 IMPLS = ["heads_in_place", "heads_out_of_place", "heads_contiguous"]
 TORCH_OF = {"heads_in_place": "in_place", "heads_out_of_place": "out_of_place"}
-NAME_RE = re.compile(r"^(\w+)/(float32|bfloat16|float16)/M:(\d+)/N:(\d+)/manual_time(_median)?$")
 EPS = 1e-6
-
-
-def parse(path):
-    with open(path) as f:
-        data = json.load(f)
-    rows = {}
-    for b in data["benchmarks"]:
-        match = NAME_RE.match(b["name"])
-        if match and (b.get("aggregate_name") == "median"
-                      or b.get("run_type") == "iteration"):
-            impl, dtype, m, n = match.groups()[:4]
-            rows[(impl, dtype, int(m), int(n))] = b["us"]
-    return data["context"], rows
 
 
 def time_torch(shapes):
