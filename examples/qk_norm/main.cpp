@@ -38,8 +38,9 @@ int main(int argc, char** argv) {
           k_weight(j) = 1 - float(j % 7) / 32;
         }
       });
-  const auto before =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), qkv);
+  // A copy even where qkv is on the host: it is normalized in place.
+  const auto before = Kokkos::create_mirror(qkv);
+  Kokkos::deep_copy(before, qkv);
 
   // q: the first q_heads heads of each row, k: the next kv_heads.
   const Heads q(qkv.data(), Kokkos::LayoutStride(tokens, pitch, q_heads,
