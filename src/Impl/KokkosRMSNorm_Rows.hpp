@@ -165,9 +165,11 @@ auto tokens_merged(const char* function, const char* name, const View& view,
     } else {
       layout.stride[0] = batch > 1 ? view.stride(0) : view.stride(1);
     }
-    for (unsigned r = 2; r < rank; ++r) {
-      layout.dimension[r - 1] = view.extent(r);
-      layout.stride[r - 1] = view.stride(r);
+    layout.dimension[1] = view.extent(2);
+    layout.stride[1] = view.stride(2);
+    if constexpr (rank == 4) {
+      layout.dimension[2] = view.extent(3);
+      layout.stride[2] = view.stride(3);
     }
     using T = typename View::value_type;
     using Merged =
