@@ -6,14 +6,16 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "KokkosRMSNorm_Divider.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 
 // Rows whose two leading indices are spaced independently: the q or k heads
 // of a token where they lie in a fused qkv buffer, a rank-3 View (tokens,
 // heads, N) of strides (qkv row pitch, N, 1). No rank-2 View spans them, so
-// the kernels address row i as (i / heads, i % heads); rows evenly spaced in
-// memory stay rank-2 Views, which need no division (see Rows.hpp).
+// the kernels address row i as (i / heads, i % heads), dividing by a
+// multiply and shift; rows evenly spaced in memory stay rank-2 Views, which
+// need no division (see Rows.hpp).
 
 namespace KokkosRMSNorm::Impl {
 
@@ -23,12 +25,13 @@ struct HeadRows {
   using non_const_value_type = typename View3::non_const_value_type;
   using memory_space = typename View3::memory_space;
 
-  View3 heads;  // (tokens, heads, N)
+  View3 heads;       // (tokens, heads, N)
+  Divider by_heads;  // by heads.extent(1)
 
   KOKKOS_INLINE_FUNCTION typename View3::reference_type operator()(
       std::size_t row, std::size_t j) const {
-    const std::size_t heads_a_token = heads.extent(1);
-    return heads(row / heads_a_token, row % heads_a_token, j);
+    const std::size_t token = by_heads.quotient(row);
+    return heads(token, row - token * by_heads.divisor(), j);
   }
 
   // As rows x N.
@@ -45,11 +48,12 @@ struct HeadValues {
   using non_const_value_type = typename View2::non_const_value_type;
 
   View2 values;
+  Divider by_heads;  // by values.extent(1)
 
   KOKKOS_INLINE_FUNCTION typename View2::reference_type operator()(
       std::size_t row) const {
-    const std::size_t heads_a_token = values.extent(1);
-    return values(row / heads_a_token, row % heads_a_token);
+    const std::size_t token = by_heads.quotient(row);
+    return values(token, row - token * by_heads.divisor());
   }
 };
 
@@ -72,7 +76,8 @@ auto as_head_rows(const View& view) {
     const Kokkos::LayoutStride layout(view.extent(0), view.stride(0),
                                       view.extent(1), view.stride(1),
                                       view.extent(2), view.stride(2));
-    return HeadRows<HeadsOf<View>>{HeadsOf<View>(view.data(), layout)};
+    return HeadRows<HeadsOf<View>>{HeadsOf<View>(view.data(), layout),
+                                   Divider(view.extent(1))};
   }
 }
 
@@ -88,7 +93,8 @@ auto as_head_values(const View& view) {
                      typename View::memory_space, Kokkos::MemoryUnmanaged>;
     const Kokkos::LayoutStride layout(view.extent(0), view.stride(0),
                                       view.extent(1), view.stride(1));
-    return HeadValues<Values>{Values(view.data(), layout)};
+    return HeadValues<Values>{Values(view.data(), layout),
+                              Divider(view.extent(1))};
   }
 }
 
@@ -115,8 +121,10 @@ auto as_pack_rows(const HeadRows<View3>& rows) {
   const Kokkos::LayoutStride layout(heads.extent(0), heads.stride(0) / Width,
                                     heads.extent(1), heads.stride(1) / Width,
                                     heads.extent(2) / Width, heads.stride(2));
-  return HeadRows<Packs>{Packs(
-      reinterpret_cast<typename Packs::value_type*>(heads.data()), layout)};
+  return HeadRows<Packs>{
+      Packs(reinterpret_cast<typename Packs::value_type*>(heads.data()),
+            layout),
+      rows.by_heads};
 }
 
 }  // namespace KokkosRMSNorm::Impl
