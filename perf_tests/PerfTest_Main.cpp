@@ -14,6 +14,8 @@
 //   --quantized=smoke one small shape of them
 //   --heads           only QK-norm on a fused qkv buffer (PerfTest_Heads.hpp);
 //   --heads=smoke     one small shape of it
+//   --decode          only the decode-step calls (PerfTest_Decode.hpp);
+//   --decode=smoke    two shapes of them
 
 #include <cstdlib>
 #include <string>
@@ -24,6 +26,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "PerfTest_Benchmarks.hpp"
+#include "PerfTest_Decode.hpp"
 #include "PerfTest_Heads.hpp"
 #include "PerfTest_Quantized.hpp"
 #include "PerfTest_Surface.hpp"
@@ -78,7 +81,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   std::size_t ceiling_mib = 2048;
   bool smoke = false, sweep = false, surface = false, quantized = false,
-       heads = false;
+       heads = false, decode = false;
   std::vector<Shape> sweep_shapes = full_shapes;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -100,6 +103,9 @@ int main(int argc, char** argv) {
     } else if (flag == "--heads" || flag == "--heads=smoke") {
       heads = true;
       smoke = flag == "--heads=smoke";
+    } else if (flag == "--decode" || flag == "--decode=smoke") {
+      decode = true;
+      smoke = flag == "--decode=smoke";
     } else {
       benchmark::ReportUnrecognizedArguments(argc - i, argv + i);
       return 2;
@@ -119,6 +125,17 @@ int main(int argc, char** argv) {
       P::register_surface<Kokkos::Experimental::half_t>(smoke, ceiling);
     }
     P::register_surface<double>(smoke, ceiling);
+  } else if (decode) {
+    P::register_decode_floors(ceiling);
+    for (const Shape& shape : P::decode_shapes(smoke)) {
+      P::register_decode<float>(shape, ceiling);
+#ifdef KOKKOSRMSNORM_HAS_BHALF_T
+      P::register_decode<Kokkos::Experimental::bhalf_t>(shape, ceiling);
+#endif
+      if constexpr (sizeof(Kokkos::Experimental::half_t) == 2) {
+        P::register_decode<Kokkos::Experimental::half_t>(shape, ceiling);
+      }
+    }
   } else if (heads) {
     for (const std::size_t head_dim :
          smoke ? std::vector<std::size_t>{128}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef KOKKOSRMSNORM_PERFTEST_DECODE_HPP
+#define KOKKOSRMSNORM_PERFTEST_DECODE_HPP
+
+// Decode latency ([llm]): the calls of a serving engine's decode step, 1 to
+// 256 rows of 2048 to 8192 values (rms_norm, and vLLM's in-place
+// add_rms_norm), on the same L2-resident buffers call after call: back to
+// back on a stream (256 calls, one fence), and on CUDA 64 calls captured
+// in a graph and replayed. Beside them, timed alike, the floors a call is
+// judged against: an empty TeamPolicy of rms_norm's launch shape (a Kokkos
+// launch) and, on CUDA, an empty raw kernel. compare_decode.py times
+// torch.compile of the same calls alike. Names:
+// decode[_graph]/<impl>/<dtype>/M:<rows>/N:<n>, impl rms_norm,
+// add_rms_norm_in_place or kokkos_launch_floor; decode[_graph]/
+// cuda_empty_kernel.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include <KokkosRMSNorm.hpp>
+
+#include "PerfTest_Benchmarks.hpp"
+#include "PerfTest_Harness.hpp"
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOSRMSNORM_PERF_ON_HOST)
+#include "PerfTest_CudaLaunch.hpp"
+#endif
+
+namespace KokkosRMSNorm::PerfTest {
+
+inline std::vector<Shape> decode_shapes(bool smoke) {
+  if (smoke) {
+    return {{1, 2048}, {64, 4096}};
+  }
+  std::vector<Shape> shapes;
+  for (const std::size_t n : {2048, 4096, 8192}) {
+    for (const std::size_t rows : {1, 4, 16, 64, 256}) {
+      shapes.push_back({rows, n});
+    }
+  }
+  return shapes;
+}
+
+// Registers decode/<impl>/... and, on CUDA, decode_graph/<impl>/...: the
+// call that make_call() returns, call(space), moving `bytes`.
+template <class MakeCall>
+void register_decode_call(const std::string& name, std::size_t bytes,
+                          double copy_ceiling_gbps, MakeCall make_call) {
+  configure(benchmark::RegisterBenchmark(
+      ("decode/" + name).c_str(), [=](benchmark::State& state) {
+        const auto call = make_call();
+        time_calls(state, Space(), 256, bytes, true, copy_ceiling_gbps,
+                   [&](int) { call(Space()); });
+      }));
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOSRMSNORM_PERF_ON_HOST)
+  register_tiny_graph_replay(
+      "decode_graph/" + name, bytes, copy_ceiling_gbps, [=] {
+        return [call = make_call()](const Kokkos::Cuda& space, int) {
+          call(space);
+        };
+      });
+#endif
+}
+
+template <class T>
+void register_decode(const Shape& shape, double copy_ceiling_gbps) {
+  using Call = std::function<void(const Space&)>;
+  const auto buffers_and_workspace = [shape] {
+    return std::make_pair(std::make_shared<Buffers<T>>(shape, 1),
+                          std::make_shared<Workspace<Space>>());
+  };
+  register_decode_call(
+      benchmark_name<T>("rms_norm", shape), bytes_per_call<T>(shape),
+      copy_ceiling_gbps, [=] {
+        return Call([s = buffers_and_workspace()](const Space& space) {
+          rms_norm(space, s.first->x[0], s.first->weight, s.first->y[0], eps,
+                   *s.second);
+        });
+      });
+  // x and the residual read, the sum written over the residual and y over x.
+  register_decode_call(
+      benchmark_name<T>("add_rms_norm_in_place", shape),
+      bytes_per_call<T>(shape, 4), copy_ceiling_gbps, [=] {
+        return Call([s = buffers_and_workspace()](const Space& space) {
+          const auto& x = s.first->x[0];
+          const auto& residual = s.first->y[0];
+          add_rms_norm(space, x, residual, residual, s.first->weight, x, eps,
+                       *s.second);
+        });
+      });
+  register_decode_call(benchmark_name<T>("kokkos_launch_floor", shape), 0,
+                       copy_ceiling_gbps, [=] {
+                         return Call([shape](const Space& space) {
+                           Kokkos::parallel_for(
+                               "KokkosRMSNorm::launch_floor",
+                               launch_floor_policy<T>(space, shape),
+                               EmptyTeamKernel{});
+                         });
+                       });
+}
+
+inline void register_decode_floors(double copy_ceiling_gbps) {
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOSRMSNORM_PERF_ON_HOST)
+  register_decode_call("cuda_empty_kernel", 0, copy_ceiling_gbps, [] {
+    return [](const Kokkos::Cuda& space) {
+      empty_kernel<<<1, 32, 0, space.cuda_stream()>>>();
+    };
+  });
+#else
+  (void)copy_ceiling_gbps;
+#endif
+}
+
+}  // namespace KokkosRMSNorm::PerfTest
+
+#endif

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Decode latency: the C++ harness (KokkosRMSNorm_PerfTest --decode) beside torch.compile
+of the same calls, timed alike, in the same call of the machine.
+
+Reads the harness's Google Benchmark JSON (median aggregates). For each (dtype, M, N) it
+timed, times torch.compile (dynamic=False: a kernel for each shape, as a serving engine
+compiles them) of the float-accumulating RMSNorm and of vLLM's fused_add_rms_norm in
+place (residual = x + residual; x = norm(residual)) on the same tensors call after call:
+back to back (256 calls between two CUDA events) and under graph replay (64 calls
+captured in one CUDA graph, replayed; compare_torch.time_graph). Writes decode.md (also
+printed) and decode.json into --out-dir, with the harness's floors: an empty raw CUDA
+kernel and an empty Kokkos TeamPolicy of rms_norm's launch shape.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare_torch  # noqa: E402  (make_torch_fns, time_graph)
+
+EPS = 1e-6
+ENTRIES = ["rms_norm", "add_rms_norm_in_place"]
+MODES = {"decode": "back to back", "decode_graph": "graph replay"}
+NAME_RE = re.compile(r"^(decode|decode_graph)/(rms_norm|add_rms_norm_in_place|kokkos_launch_floor)"
+                     r"/(\w+)/M:(\d+)/N:(\d+)")
+RAW_RE = re.compile(r"^(decode|decode_graph)/cuda_empty_kernel")
+BACK_TO_BACK_CALLS, SAMPLES = 256, 20
+
+
+def parse(path):
+    """{(mode, impl, dtype, M, N): µs} and {mode: raw empty kernel µs} from the harness."""
+    with open(path) as f:
+        data = json.load(f)
+    rows, raw = {}, {}
+    for b in data["benchmarks"]:
+        if not (b.get("aggregate_name") == "median" or b.get("run_type") == "iteration"):
+            continue
+        match, empty = NAME_RE.match(b["name"]), RAW_RE.match(b["name"])
+        if match:
+            mode, impl, dtype, m, n = match.groups()
+            rows[(mode, impl, dtype, int(m), int(n))] = b["us"]
+        elif empty:
+            raw[empty.group(1)] = b["us"]
+    return data["context"], rows, raw
+
+
+def time_back_to_back(call):
+    """Median µs a call of `calls` made back to back from Python between two events."""
+    import torch
+    for _ in range(3):
+        call()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(SAMPLES):
+        start.record()
+        for _ in range(BACK_TO_BACK_CALLS):
+            call()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3 / BACK_TO_BACK_CALLS)
+    return statistics.median(times)
+
+
+def time_torch(shapes):
+    import torch
+    norm = compare_torch.make_torch_fns(EPS, dynamic=False)["torch_compile"]
+
+    def add_in_place(x, residual, w):
+        h = (x.float() + residual.float()).to(x.dtype)
+        residual.copy_(h)
+        hf = h.float()
+        x.copy_((hf * torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + EPS) * w.float())
+                .to(x.dtype))
+
+    compiled_add = torch.compile(add_in_place, dynamic=False)
+    results = {}
+    for dtype, m, n in shapes:
+        torch.manual_seed(1234)
+        tdtype = getattr(torch, dtype)
+        x = torch.randn(m, n, dtype=tdtype, device="cuda")
+        residual = torch.randn(m, n, dtype=tdtype, device="cuda")
+        w = torch.randn(n, dtype=tdtype, device="cuda")
+        calls = {"rms_norm": lambda: norm(x, w),
+                 "add_rms_norm_in_place": lambda: compiled_add(x, residual, w)}
+        for entry, call in calls.items():
+            try:
+                results[("decode", entry, dtype, m, n)] = time_back_to_back(call)
+                results[("decode_graph", entry, dtype, m, n)] = compare_torch.time_graph(
+                    [call] * compare_torch.GRAPH_CALLS)
+            except Exception as e:  # one failing formula must not lose the run
+                print(f"WARNING: torch {entry} {dtype} {m}x{n}: {type(e).__name__}: {e}",
+                      file=sys.stderr)
+                continue
+            print(f"torch.compile {entry} {dtype} {m}x{n}: "
+                  f"{results[('decode', entry, dtype, m, n)]:.2f} us back to back, "
+                  f"{results[('decode_graph', entry, dtype, m, n)]:.2f} us in a graph",
+                  file=sys.stderr)
+        del x, residual, w
+    return results
+
+
+def fmt(us):
+    return f"{us:.2f}" if us is not None else "–"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bench_json")
+    parser.add_argument("--out-dir", required=True)
+    parser.add_argument("--commit", default="unknown")
+    parser.add_argument("--no-torch", action="store_true")
+    args = parser.parse_args()
+    context, rows, raw = parse(args.bench_json)
+    shapes = sorted({(d, m, n) for (_, i, d, m, n) in rows if i in ENTRIES},
+                    key=lambda s: (s[0], s[2], s[1]))
+    torch_us = {} if args.no_torch else time_torch(shapes)
+    table = []
+    cells = []
+    for mode, title in MODES.items():
+        table += [f"\n{title} (µs a call; empty raw CUDA kernel {fmt(raw.get(mode))})\n",
+                  "| dtype | M x N | Kokkos launch floor | rms_norm | torch.compile "
+                  "| add_rms_norm in place | torch.compile |",
+                  "|---|---|---:|---:|---:|---:|---:|"]
+        for dtype, m, n in shapes:
+            floor = rows.get((mode, "kokkos_launch_floor", dtype, m, n))
+            line = f"| {dtype} | {m} x {n} | {fmt(floor)} |"
+            for entry in ENTRIES:
+                ours = rows.get((mode, entry, dtype, m, n))
+                theirs = torch_us.get((mode, entry, dtype, m, n))
+                line += f" {fmt(ours)} | {fmt(theirs)} |"
+                cells.append({"mode": mode, "entry": entry, "dtype": dtype, "rows": m,
+                              "n": n, "us": ours, "torch_compile_us": theirs,
+                              "kokkos_launch_floor_us": floor,
+                              "cuda_empty_kernel_us": raw.get(mode)})
+            table.append(line)
+    os.makedirs(args.out_dir, exist_ok=True)
+    meta = {"date": datetime.date.today().isoformat(), "commit": args.commit,
+            "host": context.get("host_name"),
+            "copy_ceiling_gbps": context.get("copy_ceiling_gbps")}
+    with open(os.path.join(args.out_dir, "decode.md"), "w") as f:
+        f.write("\n".join(table) + "\n")
+    with open(os.path.join(args.out_dir, "decode.json"), "w") as f:
+        json.dump({"context": meta, "cells": cells}, f, indent=1)
+    print("\n".join(table))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
