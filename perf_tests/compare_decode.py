@@ -13,7 +13,6 @@ printed) and decode.json into --out-dir, with the harness's floors: an empty raw
 kernel and an empty Kokkos TeamPolicy of rms_norm's launch shape.
 """
 import argparse
-import datetime
 import json
 import os
 import re
@@ -22,6 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_torch  # noqa: E402  (make_torch_fns, time_graph)
+from compare_quantized import write_record  # noqa: E402
 
 EPS = 1e-6
 ENTRIES = ["rms_norm", "add_rms_norm_in_place"]
@@ -138,15 +138,7 @@ def main():
                               "kokkos_launch_floor_us": floor,
                               "cuda_empty_kernel_us": raw.get(mode)})
             table.append(line)
-    os.makedirs(args.out_dir, exist_ok=True)
-    meta = {"date": datetime.date.today().isoformat(), "commit": args.commit,
-            "host": context.get("host_name"),
-            "copy_ceiling_gbps": context.get("copy_ceiling_gbps")}
-    with open(os.path.join(args.out_dir, "decode.md"), "w") as f:
-        f.write("\n".join(table) + "\n")
-    with open(os.path.join(args.out_dir, "decode.json"), "w") as f:
-        json.dump({"context": meta, "cells": cells}, f, indent=1)
-    print("\n".join(table))
+    write_record(args.out_dir, "decode", table, cells, context, args.commit)
     return 0
 
 

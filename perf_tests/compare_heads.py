@@ -15,14 +15,12 @@ and heads.json into --out-dir.
 the same process (heads_copy_bytes), over the call's time.
 """
 import argparse
-import datetime
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_torch  # noqa: E402  (time_rotating)
-from compare_quantized import parse  # noqa: E402  (the harness's JSON)
+from compare_quantized import parse, write_record  # noqa: E402
 
 Q_HEADS, KV_HEADS = 32, 8
 IMPLS = ["heads_in_place", "heads_out_of_place", "heads_contiguous"]
@@ -106,16 +104,8 @@ def main():
                          + (f"{pct:.0f}" if pct else "–") + " | "
                          + (f"{torch_time:.1f}" if torch_time else "–") + " | "
                          + (f"{ratio:.2f}" if ratio else "–") + " |")
-    os.makedirs(args.out_dir, exist_ok=True)
-    meta = {"date": datetime.date.today().isoformat(), "commit": args.commit,
-            "host": context.get("host_name"),
-            "copy_ceiling_gbps": context.get("copy_ceiling_gbps"),
-            "q_heads": Q_HEADS, "kv_heads": KV_HEADS}
-    with open(os.path.join(args.out_dir, "heads.md"), "w") as f:
-        f.write("\n".join(table) + "\n")
-    with open(os.path.join(args.out_dir, "heads.json"), "w") as f:
-        json.dump({"context": meta, "cells": cells}, f, indent=1)
-    print("\n".join(table))
+    write_record(args.out_dir, "heads", table, cells, context, args.commit,
+                 q_heads=Q_HEADS, kv_heads=KV_HEADS)
     return 0
 
 

@@ -35,6 +35,20 @@ EPS = 1e-6
 MINIMUM = 1.0 / (448 * 512)
 
 
+def write_record(out_dir, name, table, cells, context, commit, **more_context):
+    """Writes <name>.md (the table, also printed) and <name>.json (the cells, with the
+    date, commit, host and copy ceiling of the harness's run) into out_dir."""
+    os.makedirs(out_dir, exist_ok=True)
+    meta = {"date": datetime.date.today().isoformat(), "commit": commit,
+            "host": context.get("host_name"),
+            "copy_ceiling_gbps": context.get("copy_ceiling_gbps"), **more_context}
+    with open(os.path.join(out_dir, name + ".md"), "w") as f:
+        f.write("\n".join(table) + "\n")
+    with open(os.path.join(out_dir, name + ".json"), "w") as f:
+        json.dump({"context": meta, "cells": cells}, f, indent=1)
+    print("\n".join(table))
+
+
 def parse(path):
     with open(path) as f:
         data = json.load(f)
@@ -147,15 +161,7 @@ def main():
                          + (f"{pct:.0f}" if pct else "–") + " | "
                          + (f"{torch_time:.1f}" if torch_time else "–") + " | "
                          + (f"{ratio:.2f}" if ratio else "–") + " |")
-    os.makedirs(args.out_dir, exist_ok=True)
-    meta = {"date": datetime.date.today().isoformat(), "commit": args.commit,
-            "host": context.get("host_name"),
-            "copy_ceiling_gbps": context.get("copy_ceiling_gbps")}
-    with open(os.path.join(args.out_dir, "quantized.md"), "w") as f:
-        f.write("\n".join(table) + "\n")
-    with open(os.path.join(args.out_dir, "quantized.json"), "w") as f:
-        json.dump({"context": meta, "cells": cells}, f, indent=1)
-    print("\n".join(table))
+    write_record(args.out_dir, "quantized", table, cells, context, args.commit)
     worst = [c for c in cells if c["pct_of_copy"] is not None and c["pct_of_copy"] < 90]
     print(f"{len(worst)} of {len(cells)} cells below 90% of the copy of their bytes")
     return 0
