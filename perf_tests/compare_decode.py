@@ -12,7 +12,6 @@ captured in one CUDA graph, replayed; compare_torch.time_graph). Writes decode.m
 printed) and decode.json into --out-dir, with the harness's floors: an empty raw CUDA
 kernel and an empty Kokkos TeamPolicy of rms_norm's launch shape.
 """
-import argparse
 import json
 import os
 import re
@@ -21,7 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_torch  # noqa: E402  (make_torch_fns, time_graph)
-from compare_quantized import write_record  # noqa: E402
+from compare_quantized import harness_arguments, write_record  # noqa: E402
 
 EPS = 1e-6
 ENTRIES = ["rms_norm", "add_rms_norm_in_place"]
@@ -109,11 +108,7 @@ def fmt(us):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bench_json")
-    parser.add_argument("--out-dir", required=True)
-    parser.add_argument("--commit", default="unknown")
-    parser.add_argument("--no-torch", action="store_true")
+    parser = harness_arguments()
     args = parser.parse_args()
     context, rows, raw = parse(args.bench_json)
     shapes = sorted({(d, m, n) for (_, i, d, m, n) in rows if i in ENTRIES},

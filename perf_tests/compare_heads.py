@@ -14,13 +14,12 @@ and heads.json into --out-dir.
 "% copy" is the copy of the bytes touched (q read and written), timed by the harness in
 the same process (heads_copy_bytes), over the call's time.
 """
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_torch  # noqa: E402  (time_rotating)
-from compare_quantized import parse, write_record  # noqa: E402
+from compare_quantized import harness_arguments, parse, write_record  # noqa: E402
 
 Q_HEADS, KV_HEADS = 32, 8
 IMPLS = ["heads_in_place", "heads_out_of_place", "heads_contiguous"]
@@ -75,11 +74,7 @@ def time_torch(shapes):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bench_json")
-    parser.add_argument("--out-dir", required=True)
-    parser.add_argument("--commit", default="unknown")
-    parser.add_argument("--no-torch", action="store_true")
+    parser = harness_arguments()
     args = parser.parse_args()
     context, rows = parse(args.bench_json)
     shapes = sorted({(d, m, n) for (i, d, m, n) in rows if i in IMPLS})

@@ -35,6 +35,17 @@ EPS = 1e-6
 MINIMUM = 1.0 / (448 * 512)
 
 
+def harness_arguments():
+    """The arguments every comparison with the harness takes: its JSON, where to write
+    the record, the commit it was built at, and whether to leave torch out."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bench_json")
+    parser.add_argument("--out-dir", required=True)
+    parser.add_argument("--commit", default="unknown")
+    parser.add_argument("--no-torch", action="store_true")
+    return parser
+
+
 def write_record(out_dir, name, table, cells, context, commit, **more_context):
     """Writes <name>.md (the table, also printed) and <name>.json (the cells, with the
     date, commit, host and copy ceiling of the harness's run) into out_dir."""
@@ -128,11 +139,7 @@ def time_torch(shapes):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bench_json")
-    parser.add_argument("--out-dir", required=True)
-    parser.add_argument("--commit", default="unknown")
-    parser.add_argument("--no-torch", action="store_true")
+    parser = harness_arguments()
     parser.add_argument("--torch-dtypes", default="bfloat16",
                         help="the dtypes torch.compile is timed on (each shape compiles "
                         "four kernels)")
