@@ -72,6 +72,20 @@ struct GpuBackend : PortableBackend {
           rows, rows_per_team, rows_per_team / rows_per_thread, lanes,
           packs_per_lane_for(packs_per_row, lanes), rows_per_thread);
     }
+    // A call of at most 4 MB of Packs (a decode step's) is bound by each
+    // row's chain of latencies, not by how many teams share a SM: lanes
+    // hold 16 values (two 16-bit Packs, four of 32 bits) in as many threads
+    // as cover the row, so that the weight loads beside x and each lane's
+    // chain of adds is short. 16-bit rows of 2048-8192 took 0.6-0.8 us less
+    // a call than at four Packs a lane under graph replay (log 67).
+    const int packs_of_16_values = 16 / rows.pack_width;
+    if (rows.pack_width >= 4 && rows.rows * packs_per_row <= 262144 &&
+        packs_per_row <= std::size_t(1024) * packs_of_16_values) {
+      return LaunchShape::team_per_row<GpuBackend>(
+          rows,
+          ceil_div(ceil_div(packs_per_row, packs_of_16_values), warp) * warp,
+          packs_of_16_values);
+    }
     // Rows of 16-bit values split only where teams may hold their chunks in
     // scratch (x itself, no residual): held in registers, split 16-bit rows
     // ran slower than one team sweeping each row twice (run 12); in
