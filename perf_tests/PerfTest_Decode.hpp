@@ -11,12 +11,13 @@
 // launch) and, on CUDA, an empty raw kernel. compare_decode.py times
 // torch.compile of the same calls alike. Names:
 // decode[_graph]/<impl>/<dtype>/M:<rows>/N:<n>, impl rms_norm,
-// add_rms_norm_in_place or kokkos_launch_floor; decode[_graph]/
-// cuda_empty_kernel.
+// add_rms_norm_in_place (each also on Views whose type fixes N, suffixed
+// _static_n) or kokkos_launch_floor; decode[_graph]/cuda_empty_kernel.
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -42,6 +43,22 @@ inline std::vector<Shape> decode_shapes(bool smoke) {
     }
   }
   return shapes;
+}
+
+// Calls f(std::integral_constant<std::size_t, n>()) where n is a row length
+// of decode_shapes.
+template <class F>
+void with_decode_row_length(std::size_t n, const F& f) {
+  switch (n) {
+    case 2048:
+      return f(std::integral_constant<std::size_t, 2048>());
+    case 4096:
+      return f(std::integral_constant<std::size_t, 4096>());
+    case 8192:
+      return f(std::integral_constant<std::size_t, 8192>());
+    default:
+      return;
+  }
 }
 
 // Registers decode/<impl>/... and, on CUDA, decode_graph/<impl>/...: the
@@ -72,25 +89,41 @@ void register_decode(const Shape& shape, double copy_ceiling_gbps) {
     return std::make_pair(std::make_shared<Buffers<T>>(shape, 1),
                           std::make_shared<Workspace<Space>>());
   };
-  register_decode_call(
-      benchmark_name<T>("rms_norm", shape), bytes_per_call<T>(shape),
-      copy_ceiling_gbps, [=] {
-        return Call([s = buffers_and_workspace()](const Space& space) {
-          rms_norm(space, s.first->x[0], s.first->weight, s.first->y[0], eps,
-                   *s.second);
+  // rms_norm, and add_rms_norm in place (x and the residual read, the sum
+  // written over the residual and y over x), on the buffers' Views as
+  // as_rows(view) gives them.
+  const auto register_entries = [&](const std::string& suffix, auto as_rows) {
+    register_decode_call(
+        benchmark_name<T>("rms_norm" + suffix, shape), bytes_per_call<T>(shape),
+        copy_ceiling_gbps, [=] {
+          const auto s = buffers_and_workspace();
+          return Call([s, x = as_rows(s.first->x[0]),
+                       y = as_rows(s.first->y[0])](const Space& space) {
+            rms_norm(space, x, s.first->weight, y, eps, *s.second);
+          });
         });
-      });
-  // x and the residual read, the sum written over the residual and y over x.
-  register_decode_call(
-      benchmark_name<T>("add_rms_norm_in_place", shape),
-      bytes_per_call<T>(shape, 4), copy_ceiling_gbps, [=] {
-        return Call([s = buffers_and_workspace()](const Space& space) {
-          const auto& x = s.first->x[0];
-          const auto& residual = s.first->y[0];
-          add_rms_norm(space, x, residual, residual, s.first->weight, x, eps,
-                       *s.second);
+    register_decode_call(
+        benchmark_name<T>("add_rms_norm_in_place" + suffix, shape),
+        bytes_per_call<T>(shape, 4), copy_ceiling_gbps, [=] {
+          const auto s = buffers_and_workspace();
+          return Call([s, x = as_rows(s.first->x[0]),
+                       residual = as_rows(s.first->y[0])](const Space& space) {
+            add_rms_norm(space, x, residual, residual, s.first->weight, x, eps,
+                         *s.second);
+          });
         });
-      });
+  };
+  register_entries("", [](const auto& view) { return view; });
+  // The same Views typed with N as a static extent (View<T*[N]>), which
+  // get kernels specialised on it: suffix _static_n.
+  with_decode_row_length(shape.n, [&](auto row_length) {
+    using Rows =
+        Kokkos::View<T * [decltype(row_length)::value], Kokkos::LayoutRight,
+                     Space, Kokkos::MemoryUnmanaged>;
+    register_entries("_static_n", [](const auto& view) {
+      return Rows(view.data(), view.extent(0));
+    });
+  });
   register_decode_call(benchmark_name<T>("kokkos_launch_floor", shape), 0,
                        copy_ceiling_gbps, [=] {
                          return Call([shape](const Space& space) {

@@ -27,9 +27,10 @@ class AddRMSNormTest : public ::testing::Test {
   // Expects sum to hold x + residual (taken before the call) rounded to T,
   // within T's tolerance, and y the RMSNorm of sum as stored: the sum is
   // rounded to T before it is normalized, as the documentation says.
+  template <class SumView, class YView>
   static void expect_results(const Testing::HostMatrix& x_before,
                              const Testing::HostMatrix& residual_before,
-                             const Matrix& sum, const Matrix& y,
+                             const SumView& sum, const YView& y,
                              const typename Case::vector& weight,
                              const std::string& what) {
     Testing::HostMatrix expected_sum("expected sum", x_before.extent(0),
@@ -143,8 +144,41 @@ TYPED_TEST_P(AddRMSNormTest, InPlaceSplitRows) {
   }
 }
 
+TYPED_TEST_P(AddRMSNormTest, InPlaceStaticRowLength) {
+  // In place on rows whose length the Views' type fixes (View<T*[N]>), as
+  // a decode step calls it: kernels specialised on N (see RMSNormTest's
+  // StaticRowLength).
+  using T = typename TestFixture::T;
+  using Space = typename TestFixture::Space;
+  using Rows = Kokkos::View<T**, Kokkos::LayoutRight, Space>;
+  const auto check = [](auto row_length) {
+    constexpr std::size_t n = decltype(row_length)::value;
+    using Static = Kokkos::View<T* [n], Kokkos::LayoutRight, Space,
+                                Kokkos::MemoryUnmanaged>;
+    for (std::size_t rows : {1, 300}) {
+      Rows x("x", rows, n), residual("residual", rows, n);
+      typename TypeParam::vector weight("weight", n);
+      Testing::fill_uniform(x, n);
+      Testing::fill_uniform(residual, n + 1);
+      Testing::fill_uniform(weight, n + 2);
+      const auto x_before = Testing::to_host_doubles(x);
+      const auto residual_before = Testing::to_host_doubles(residual);
+      const Static x_rows(x.data(), rows), residual_rows(residual.data(), rows);
+      add_rms_norm(Space(), x_rows, residual_rows, residual_rows, weight,
+                   x_rows, TestFixture::eps);
+      Space().fence();
+      TestFixture::expect_results(
+          x_before, residual_before, residual, x, weight,
+          "static N=" + std::to_string(n) + " rows=" + std::to_string(rows));
+    }
+  };
+  check(std::integral_constant<std::size_t, 2048>());
+  check(std::integral_constant<std::size_t, 4096>());
+}
+
 REGISTER_TYPED_TEST_SUITE_P(AddRMSNormTest, OutOfPlace, InPlace,
-                            WithRstdAndOnePlus, InPlaceSplitRows);
+                            WithRstdAndOnePlus, InPlaceSplitRows,
+                            InPlaceStaticRowLength);
 
 }  // namespace KokkosRMSNorm::Test
 

@@ -263,9 +263,55 @@ TYPED_TEST_P(RMSNormTest, WeightOfAnotherType) {
   this->expect_matches_reference(x, weight, y, 1e-6, 1.0, 77);
 }
 
+TYPED_TEST_P(RMSNormTest, StaticRowLength) {
+  // Rows whose length x's type fixes (View<T*[N]>) take kernels specialised
+  // on it, and on a GPU, where a team's lanes cover such a row exactly (the
+  // calls of at most 262144 Packs), a constant lane count: lengths of one
+  // Pack, of a team's exact cover (2048, 4096) and of idle lanes (5000), on
+  // 1 to 300 rows, against the reference and, bit for bit, against the same
+  // rows with N known at run time only (the same lanes add in the same
+  // order).
+  using T = typename TestFixture::T;
+  using Space = typename TypeParam::execution_space;
+  const auto check = [](auto row_length) {
+    constexpr std::size_t n = decltype(row_length)::value;
+    using Static = Kokkos::View<T* [n], Kokkos::LayoutRight, Space,
+                                Kokkos::MemoryUnmanaged>;
+    for (std::size_t rows : {1, 5, 300}) {
+      Kokkos::View<T**, Kokkos::LayoutRight, Space> x("x", rows, n),
+          y("y", rows, n), y_run_time("y_run_time", rows, n);
+      typename TypeParam::vector weight("weight", n);
+      Testing::fill_uniform(x, rows + n);
+      Testing::fill_uniform(weight, rows + n + 1);
+      Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
+      rms_norm(Space(), Static(x.data(), rows), weight, Static(y.data(), rows),
+               1e-6);
+      rms_norm(Space(), x, weight, y_run_time, 1e-6);
+      Space().fence();
+      const std::string what =
+          "static N=" + std::to_string(n) + " rows=" + std::to_string(rows);
+      expect_reference_result(x, weight, y, 1e-6, what);
+      const auto got = Testing::to_host_doubles(y);
+      const auto run_time = Testing::to_host_doubles(y_run_time);
+      std::size_t differing = 0;
+      for (std::size_t i = 0; i < rows; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+          differing += got(i, j) != run_time(i, j);
+        }
+      }
+      EXPECT_EQ(differing, 0u) << what;
+    }
+  };
+  check(std::integral_constant<std::size_t, 8>());
+  check(std::integral_constant<std::size_t, 2048>());
+  check(std::integral_constant<std::size_t, 4096>());
+  check(std::integral_constant<std::size_t, 5000>());
+}
+
 REGISTER_TYPED_TEST_SUITE_P(RMSNormTest, SeedCase, RowLengths, RowCounts, Eps,
                             Magnitudes, MisalignedSubviews, EveryLaunchShape,
-                            InPlace, Rank3, WeightOfAnotherType);
+                            InPlace, Rank3, WeightOfAnotherType,
+                            StaticRowLength);
 
 }  // namespace KokkosRMSNorm::Test
 

@@ -2,6 +2,7 @@
 #ifndef KOKKOSRMSNORM_IMPL_FORWARD_HPP
 #define KOKKOSRMSNORM_IMPL_FORWARD_HPP
 
+#include <cstddef>
 #include <optional>
 
 #include <Kokkos_Core.hpp>
@@ -87,9 +88,11 @@ void require_forward_outputs_apart(const char* function, const XRows& x,
 // every row argument and the weight allow it; over the aligned Packs that
 // overlap the rows where rank-2 rows are contiguous and lead alike
 // (ShiftedPackRows: an odd N, a View one value in) and hold values of 32
-// bits or more; element by element otherwise.
-template <class ExecutionSpace, class XRows, class ResidualRows, class SumRows,
-          class Weight, class YRows, class RstdValues, class Output>
+// bits or more; element by element otherwise. Rows of StaticN values (0:
+// known at run time only) have it as a constant in the kernel.
+template <std::size_t StaticN, class ExecutionSpace, class XRows,
+          class ResidualRows, class SumRows, class Weight, class YRows,
+          class RstdValues, class Output>
 void launch_forward(const char* function, const ExecutionSpace& space,
                     const XRows& x, const ResidualRows& residual,
                     const SumRows& sum, const Weight& weight, const YRows& y,
@@ -105,7 +108,8 @@ void launch_forward(const char* function, const ExecutionSpace& space,
       row_fits_packs<width>(weight_values)) {
     return launch_in_chosen_shape(
         function, space,
-        make_row_math<width>(x, residual, sum, weight, y, rstd, eps, output),
+        make_row_math<width, RowStarts::on_packs, StaticN>(
+            x, residual, sum, weight, y, rstd, eps, output),
         workspace);
   }
   // Shifted 16-bit rows ran at 17-22% of the copy on the H200, where element
@@ -120,18 +124,18 @@ void launch_forward(const char* function, const ExecutionSpace& space,
           workspace);
     }
   }
-  launch_in_chosen_shape(
-      function, space,
-      make_row_math<1>(x, residual, sum, weight, y, rstd, eps, output),
-      workspace);
+  launch_in_chosen_shape(function, space,
+                         make_row_math<1, RowStarts::on_packs, StaticN>(
+                             x, residual, sum, weight, y, rstd, eps, output),
+                         workspace);
 }
 
 // rms_norm_forward past the checks of types and extents, on x of rank 2 or
 // 3, with rows(view) the rows of a row argument and values(name, view)
-// those of one value a row, checked.
-template <class ExecutionSpace, class XView, class ResidualView, class SumView,
-          class Weight, class YView, class RstdView, class Quantization,
-          class Rows, class Values>
+// those of one value a row, checked; rows of StaticN values (or 0).
+template <std::size_t StaticN, class ExecutionSpace, class XView,
+          class ResidualView, class SumView, class Weight, class YView,
+          class RstdView, class Quantization, class Rows, class Values>
 void normalize(const char* function, const ExecutionSpace& space,
                const XView& x, const ResidualView& residual, const SumView& sum,
                const Weight& weight, const YView& y, const RstdView& rstd,
@@ -143,17 +147,19 @@ void normalize(const char* function, const ExecutionSpace& space,
   const auto output = quantized_output(function, quantization, x, values);
   WorkspaceUse<ExecutionSpace> workspace_use(function, workspace, space);
   if (x.size() > 0) {
-    launch_forward(function, space, rows(x), rows(residual), rows(sum), weight,
-                   rows(y), rstd_values, eps, output, workspace_use);
+    launch_forward<StaticN>(function, space, rows(x), rows(residual), rows(sum),
+                            weight, rows(y), rstd_values, eps, output,
+                            workspace_use);
   }
 }
 
 // The rows of rms_norm_forward's arguments: rank-2 Views where one order
 // spaces them evenly for every row argument; otherwise (rank-3 rows such as
 // the heads of a fused qkv buffer) HeadRows, each argument by its own
-// strides, with HeadValues.
-template <class ExecutionSpace, class XView, class ResidualView, class SumView,
-          class Weight, class YView, class RstdView, class Quantization>
+// strides, with HeadValues. Rows of StaticN values (or 0).
+template <std::size_t StaticN, class ExecutionSpace, class XView,
+          class ResidualView, class SumView, class Weight, class YView,
+          class RstdView, class Quantization>
 void normalize_rows(
     const char* function, const ExecutionSpace& space, const XView& x,
     const ResidualView& residual, const SumView& sum, const Weight& weight,
@@ -164,7 +170,7 @@ void normalize_rows(
   const std::optional<RowOrder> order =
       shared_row_order<row_rank>(x, y, residual, sum);
   if (order) {
-    normalize(
+    normalize<StaticN>(
         function, space, x, residual, sum, weight, y, rstd, eps, workspace,
         quantization, [&](const auto& view) { return as_rows(view, *order); },
         [&](const char* name, const auto& view) {
@@ -172,7 +178,7 @@ void normalize_rows(
           return as_row_values(view, *order);
         });
   } else if constexpr (XView::rank == 3) {
-    normalize(
+    normalize<StaticN>(
         function, space, x, residual, sum, weight, y, rstd, eps, workspace,
         quantization, [](const auto& view) { return as_head_rows(view); },
         [](const char*, const auto& view) { return as_head_values(view); });
@@ -184,7 +190,8 @@ void normalize_rows(
 // argument, then launch one kernel (see launch_forward). residual, sum and
 // rstd may be None, workspace null; y holds x's type, or a Quantization's
 // codes. Rank-4 rows (batch, sequence, heads, N) are normalized as the
-// rank-3 rows of their merged tokens.
+// rank-3 rows of their merged tokens. A View whose type fixes the row
+// length (View<T*[4096]>) gets kernels specialised on it.
 template <class ExecutionSpace, class XView, class ResidualView, class SumView,
           class Weight, class YView, class RstdView, class Quantization = None>
 void rms_norm_forward(
@@ -217,13 +224,14 @@ void rms_norm_forward(
     const auto merged = [&](const char* name, const auto& view) {
       return tokens_merged(function, name, view, order);
     };
-    normalize_rows(function, space, merged("x", x),
-                   merged("residual", residual), merged("sum", sum), weight,
-                   merged("y", y), merged("rstd", rstd), eps, workspace,
-                   tokens_merged(function, quantization, order));
+    normalize_rows<static_row_length_v<XView>>(
+        function, space, merged("x", x), merged("residual", residual),
+        merged("sum", sum), weight, merged("y", y), merged("rstd", rstd), eps,
+        workspace, tokens_merged(function, quantization, order));
   } else {
-    normalize_rows(function, space, x, residual, sum, weight, y, rstd, eps,
-                   workspace, quantization);
+    normalize_rows<static_row_length_v<XView>>(function, space, x, residual,
+                                               sum, weight, y, rstd, eps,
+                                               workspace, quantization);
   }
 }
 

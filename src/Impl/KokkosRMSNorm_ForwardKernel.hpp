@@ -34,9 +34,12 @@ namespace KokkosRMSNorm::Impl {
 // memory once; a longer row is swept twice. Each lane takes exactly one
 // index of its range (the range's extent is the lane count), so `held` and
 // each scratch slot are written and read by the same lane, and so is each
-// element of sum: no barrier is needed between them.
+// element of sum: no barrier is needed between them. StaticLanes, where not
+// 0, is the lane count as a constant: for rows of Math::static_packs Packs
+// that the lanes cover exactly, so that the compiler drops the sweeps'
+// bounds and unrolls the sums over warps.
 template <int PacksPerLane, int RowsPerThread, bool TeamPerRow, bool Resident,
-          bool InScratch, class ExecutionSpace, class Math>
+          bool InScratch, class ExecutionSpace, class Math, int StaticLanes = 0>
 struct RMSNormKernel : Math {
   using typename Math::accumulation_type;
   using typename Math::pack;
@@ -80,9 +83,18 @@ struct RMSNormKernel : Math {
                                        Math::rows_share_weight_packs),
                 "only vector lanes hold several rows, in registers, of one "
                 "weight Pack");
+  static_assert(StaticLanes == 0 ||
+                    (Resident && std::size_t(StaticLanes) * PacksPerLane ==
+                                     Math::static_packs),
+                "static lanes cover a row of static length exactly");
 
   int rows_per_team;
   int lane_count;  // the team size for TeamPerRow, else the vector length
+
+  // The lanes that share a row (lane_count), as a constant where it is one.
+  KOKKOS_INLINE_FUNCTION int row_lanes() const {
+    return StaticLanes > 0 ? StaticLanes : lane_count;
+  }
 
   // The team scratch a team of `lanes` lanes takes to hold its Packs.
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int lanes) {
@@ -94,7 +106,7 @@ struct RMSNormKernel : Math {
   KOKKOS_INLINE_FUNCTION pack* scratch_slots(const member_type& team) const {
     if constexpr (InScratch) {
       return static_cast<pack*>(team.team_scratch(0).get_shmem_aligned(
-          scratch_bytes(lane_count), alignof(pack)));
+          scratch_bytes(row_lanes()), alignof(pack)));
     } else {
       return nullptr;
     }
@@ -104,7 +116,7 @@ struct RMSNormKernel : Math {
     const int packs = static_cast<int>(this->packs_per_row());
     const auto whole_row = [](accumulation_type sum) { return sum; };
     if constexpr (TeamPerRow) {
-      normalize(Kokkos::TeamThreadRange(team, lane_count), team.league_rank(),
+      normalize(Kokkos::TeamThreadRange(team, row_lanes()), team.league_rank(),
                 1, 0, packs, whole_row, scratch_slots(team));
     } else {
       const std::size_t rows = this->x.extent(0);
@@ -115,7 +127,7 @@ struct RMSNormKernel : Math {
             const std::size_t row = first + std::size_t(thread) * RowsPerThread;
             if (row < rows) {
               normalize(
-                  Kokkos::ThreadVectorRange(team, lane_count), row,
+                  Kokkos::ThreadVectorRange(team, row_lanes()), row,
                   static_cast<int>(rows - row < RowsPerThread ? rows - row
                                                               : RowsPerThread),
                   0, packs, whole_row, nullptr);
@@ -130,7 +142,7 @@ struct RMSNormKernel : Math {
   KOKKOS_FORCEINLINE_FUNCTION void for_each_held(int lane, int start, int end,
                                                  F&& f) const {
     for (int k = 0; k < PacksPerLane; ++k) {
-      const int j = start + lane + k * lane_count;
+      const int j = start + lane + k * row_lanes();
       if (j < end) {
         f(k, j);
       }
@@ -157,7 +169,7 @@ struct RMSNormKernel : Math {
                                  int rows, int begin, int end,
                                  const RowSum& row_sum,
                                  [[maybe_unused]] pack* slots) const {
-    const int sweep = lane_count * PacksPerLane;  // Packs one sweep covers
+    const int sweep = row_lanes() * PacksPerLane;  // Packs one sweep covers
     const int sweeps_end =
         Resident ? begin + sweep
                  : begin + (end - begin + sweep - 1) / sweep * sweep;
@@ -166,7 +178,7 @@ struct RMSNormKernel : Math {
     HeldPack<weight_pack> held_weight[PacksPerLane] = {};  // if loaded early
     RowSums<accumulation_type, RowsPerThread> sums_of_squares;
     backend::template reduce_over_lanes<!TeamPerRow>(
-        lanes, lane_count,
+        lanes, row_lanes(),
         [&](int lane, RowSums<accumulation_type, RowsPerThread>& sums) {
           for (int start = begin; start < sweeps_end; start += sweep) {
             for_each_held(lane, start, end, [&](int k, int j) {
@@ -211,7 +223,7 @@ struct RMSNormKernel : Math {
     RowMaxima<accumulation_type, RowsPerThread> largest;
     if constexpr (Math::scales_each_row) {
       backend::template reduce_over_lanes<!TeamPerRow>(
-          lanes, lane_count,
+          lanes, row_lanes(),
           [&](int lane, RowMaxima<accumulation_type, RowsPerThread>& maxima) {
             for (int start = begin; start < sweeps_end; start += sweep) {
               for_each_held(lane, start, end, [&](int k, int j) {
@@ -300,7 +312,7 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
     }
     const Kokkos::pair<int, int> packs = packs_of(chunk);
     this->normalize(
-        Kokkos::TeamThreadRange(team, this->lane_count), row, 1, packs.first,
+        Kokkos::TeamThreadRange(team, this->row_lanes()), row, 1, packs.first,
         packs.second,
         [&](accumulation_type chunk_sum) {
           return row_sum(team, row, chunk, owns, chunk_sum);
@@ -363,10 +375,10 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
   KOKKOS_FUNCTION accumulation_type chunk_sum_of_squares(
       const member_type& team, std::size_t row, int chunk) const {
     const Kokkos::pair<int, int> packs = packs_of(chunk);
-    const int sweep = this->lane_count * PacksPerLane;
+    const int sweep = this->row_lanes() * PacksPerLane;
     row_sums sums;
     backend::template reduce_over_lanes<false>(
-        Kokkos::TeamThreadRange(team, this->lane_count), this->lane_count,
+        Kokkos::TeamThreadRange(team, this->row_lanes()), this->row_lanes(),
         [&](int lane, row_sums& lane_sums) {
           for (int start = packs.first; start < packs.second; start += sweep) {
             this->for_each_held(lane, start, packs.second, [&](int, int j) {
@@ -450,9 +462,23 @@ void launch_rms_norm(const char* label, const ExecutionSpace& space,
     constexpr bool holds_row = decltype(resident)::value;
     if (shape.spread == Spread::team_per_row) {
       with_holding(packs_per_lane, resident, [&](auto in_scratch) {
-        launch(RMSNormKernel<per_lane, 1, true, holds_row,
-                             decltype(in_scratch)::value, ExecutionSpace, Math>{
-            math, shape.rows_per_team, lane_count});
+        const auto launch_team_per_row = [&](auto static_lanes) {
+          launch(RMSNormKernel<per_lane, 1, true, holds_row,
+                               decltype(in_scratch)::value, ExecutionSpace,
+                               Math, decltype(static_lanes)::value>{
+              math, shape.rows_per_team, lane_count});
+        };
+        // A row of static length that the team's lanes cover exactly takes
+        // their count as a constant too (a decode step's kernel, log 68).
+        constexpr std::size_t exact_lanes = Math::static_packs / per_lane;
+        if constexpr (holds_row && Math::static_packs % per_lane == 0 &&
+                      exact_lanes > 0 && exact_lanes <= 1024) {
+          if (std::size_t(lane_count) == exact_lanes) {
+            return launch_team_per_row(
+                integral_constant<int, static_cast<int>(exact_lanes)>());
+          }
+        }
+        launch_team_per_row(integral_constant<int, 0>());
       });
     } else {
       const auto launch_lanes = [&](auto rows_per_thread) {

@@ -24,9 +24,12 @@ namespace KokkosRMSNorm::Impl {
 // stored to rstd_out; y is stored in x's type, or quantized (Quantization
 // a QuantizedOutput). Absent operands are None. The rows are rows of
 // aligned Packs (a View, or HeadRows), or ShiftedPackRows where they do not
-// start on one.
+// start on one. StaticPacks, where not 0, is the Packs a row, fixed by the
+// type of the user's View (View<T*[4096]>), which the kernels then take as
+// a constant.
 template <class XRows, class ResidualRows, class SumRows, class Weight,
-          class YRows, class RstdValues, class Quantization = None>
+          class YRows, class RstdValues, class Quantization = None,
+          std::size_t StaticPacks = 0>
 struct RowMath {
   using pack = typename XRows::non_const_value_type;
   using value_type = typename pack::value_type;
@@ -45,6 +48,7 @@ struct RowMath {
   // Whether Pack j of the weight scales Pack j of every row alike, so that
   // a lane holding Pack j of several rows loads it once for them all.
   static constexpr bool rows_share_weight_packs = rows_start_on_packs;
+  static constexpr std::size_t static_packs = StaticPacks;
 
   XRows x;
   ResidualRows residual;
@@ -58,7 +62,11 @@ struct RowMath {
 
   std::size_t rows() const { return x.extent(0); }
   KOKKOS_INLINE_FUNCTION std::size_t packs_per_row() const {
-    return x.extent(1);
+    if constexpr (StaticPacks > 0) {
+      return StaticPacks;
+    } else {
+      return x.extent(1);
+    }
   }
 
   // Pack j of the row's h, which a lane reads first, through the
@@ -211,10 +219,12 @@ enum class RowStarts { on_packs, anywhere };
 
 // The RowMath of rows of Packs of Width over the given rows (None where
 // absent), weight argument, rstd values and quantization (a
-// QuantizedOutput, or None).
-template <int Width, RowStarts Starts = RowStarts::on_packs, class XRows,
-          class ResidualRows, class SumRows, class Weight, class YRows,
-          class RstdValues, class Quantization = None>
+// QuantizedOutput, or None); rows of StaticN values (0: known at run time
+// only) that start on a Pack have a static number of Packs.
+template <int Width, RowStarts Starts = RowStarts::on_packs,
+          std::size_t StaticN = 0, class XRows, class ResidualRows,
+          class SumRows, class Weight, class YRows, class RstdValues,
+          class Quantization = None>
 auto make_row_math(const XRows& x, const ResidualRows& residual,
                    const SumRows& sum, const Weight& weight, const YRows& y,
                    const RstdValues& rstd, double eps,
@@ -234,9 +244,12 @@ auto make_row_math(const XRows& x, const ResidualRows& residual,
       return shifted_weight_factors<Width>(weight);
     }
   };
-  using Math = RowMath<decltype(packs(x)), decltype(packs(residual)),
-                       decltype(packs(sum)), decltype(factors()),
-                       decltype(packs(y)), RstdValues, Quantization>;
+  constexpr std::size_t static_packs =
+      on_packs && StaticN % Width == 0 ? StaticN / Width : 0;
+  using Math =
+      RowMath<decltype(packs(x)), decltype(packs(residual)),
+              decltype(packs(sum)), decltype(factors()), decltype(packs(y)),
+              RstdValues, Quantization, static_packs>;
   using accumulation_type = typename Math::accumulation_type;
   return Math{
       packs(x),

@@ -99,6 +99,12 @@ std::pair<std::size_t, std::size_t> rows_and_stride(const View& view,
   }
 }
 
+// The row length View's type fixes (a static last extent, as in
+// View<T*[4096]>), else 0.
+template <class View>
+inline constexpr std::size_t static_row_length_v =
+    View::static_extent(View::rank - 1);
+
 template <class View>
 using RowsOf =
     Kokkos::View<typename View::value_type**, Kokkos::LayoutStride,

@@ -54,7 +54,9 @@ struct HostRowsKernel {
         add_squares(step, math.template load<Backend>(row, j + step));
       }
     }
-    for (int step = 0; j < packs; ++j, ++step) {
+    // The last packs % packs_a_step Packs (step < packs_a_step, stated so
+    // that g++ sees partial's bound where packs is a constant).
+    for (int step = 0; step < packs_a_step && j < packs; ++j, ++step) {
       add_squares(step, math.template load<Backend>(row, j));
     }
     accumulation_type sum_of_squares = 0;
