@@ -2,8 +2,10 @@
 #ifndef KOKKOSRMSNORM_TEST_ADDRMSNORM_HPP
 #define KOKKOSRMSNORM_TEST_ADDRMSNORM_HPP
 
+#include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -42,6 +44,18 @@ class AddRMSNormTest : public ::testing::Test {
                     "sum, " + what);
     expect_reference_result(sum, weight, y, eps, "y, " + what);
   }
+
+  // Fills x, the residual and the weight from `seed` (seed, seed + 1,
+  // seed + 2) and returns x and the residual as filled, for expect_results.
+  template <class XView, class ResidualView>
+  static std::pair<Testing::HostMatrix, Testing::HostMatrix> filled(
+      const XView& x, const ResidualView& residual,
+      const typename Case::vector& weight, std::uint64_t seed) {
+    Testing::fill_uniform(x, seed);
+    Testing::fill_uniform(residual, seed + 1);
+    Testing::fill_uniform(weight, seed + 2);
+    return {Testing::to_host_doubles(x), Testing::to_host_doubles(residual)};
+  }
 };
 
 TYPED_TEST_SUITE_P(AddRMSNormTest);
@@ -52,13 +66,10 @@ TYPED_TEST_P(AddRMSNormTest, OutOfPlace) {
     Matrix x("x", 7, n), residual("residual", 7, n), sum("sum", 7, n),
         y("y", 7, n);
     typename TypeParam::vector weight("weight", n);
-    Testing::fill_uniform(x, n);
-    Testing::fill_uniform(residual, n + 1);
-    Testing::fill_uniform(weight, n + 2);
+    const auto [x_before, residual_before] =
+        TestFixture::filled(x, residual, weight, n);
     Testing::poison(sum, std::numeric_limits<double>::quiet_NaN());
     Testing::poison(y, std::numeric_limits<double>::quiet_NaN());
-    const auto x_before = Testing::to_host_doubles(x);
-    const auto residual_before = Testing::to_host_doubles(residual);
     add_rms_norm(typename TestFixture::Space(), x, residual, sum, weight, y,
                  TestFixture::eps);
     typename TestFixture::Space().fence();
@@ -74,11 +85,8 @@ TYPED_TEST_P(AddRMSNormTest, InPlace) {
   for (std::size_t n : {256, 4097, 70000}) {
     Matrix x("x", 5, n), residual("residual", 5, n);
     typename TypeParam::vector weight("weight", n);
-    Testing::fill_uniform(x, n);
-    Testing::fill_uniform(residual, n + 1);
-    Testing::fill_uniform(weight, n + 2);
-    const auto x_before = Testing::to_host_doubles(x);
-    const auto residual_before = Testing::to_host_doubles(residual);
+    const auto [x_before, residual_before] =
+        TestFixture::filled(x, residual, weight, n);
     add_rms_norm(typename TestFixture::Space(), x, residual, residual, weight,
                  x, TestFixture::eps);
     typename TestFixture::Space().fence();
@@ -122,11 +130,8 @@ TYPED_TEST_P(AddRMSNormTest, InPlaceSplitRows) {
     for (int n : {lanes * 4 * teams - 1, 3 * lanes * 4 * teams + 1}) {
       Matrix x("x", rows, n), residual("residual", rows, n);
       typename TypeParam::vector weight("weight", n);
-      Testing::fill_uniform(x, n);
-      Testing::fill_uniform(residual, n + 1);
-      Testing::fill_uniform(weight, n + 2);
-      const auto x_before = Testing::to_host_doubles(x);
-      const auto residual_before = Testing::to_host_doubles(residual);
+      const auto [x_before, residual_before] =
+          TestFixture::filled(x, residual, weight, n);
       using Split =
           Impl::RowSplit<Impl::accumulation_type_t<typename TestFixture::T>>;
       const auto math = Impl::make_row_math<1>(x, residual, residual, weight, x,
@@ -158,11 +163,8 @@ TYPED_TEST_P(AddRMSNormTest, InPlaceStaticRowLength) {
     for (std::size_t rows : {1, 300}) {
       Rows x("x", rows, n), residual("residual", rows, n);
       typename TypeParam::vector weight("weight", n);
-      Testing::fill_uniform(x, n);
-      Testing::fill_uniform(residual, n + 1);
-      Testing::fill_uniform(weight, n + 2);
-      const auto x_before = Testing::to_host_doubles(x);
-      const auto residual_before = Testing::to_host_doubles(residual);
+      const auto [x_before, residual_before] =
+          TestFixture::filled(x, residual, weight, n);
       const Static x_rows(x.data(), rows), residual_rows(residual.data(), rows);
       add_rms_norm(Space(), x_rows, residual_rows, residual_rows, weight,
                    x_rows, TestFixture::eps);
