@@ -10,7 +10,8 @@ place (residual = x + residual; x = norm(residual)) on the same tensors call aft
 back to back (256 calls between two CUDA events) and under graph replay (64 calls
 captured in one CUDA graph, replayed; compare_torch.time_graph). Writes decode.md (also
 printed) and decode.json into --out-dir, with the harness's floors: an empty raw CUDA
-kernel and an empty Kokkos TeamPolicy of rms_norm's launch shape.
+kernel and an empty Kokkos TeamPolicy of rms_norm's launch shape; beside each of our
+calls, the same call on Views whose type fixes N (column "N static", `_static_n`).
 """
 import json
 import os
