@@ -60,7 +60,7 @@ struct RowMath {
   accumulation_type inverse_n;  // 1 / elements per row
   Quantization quantization;
 
-  std::size_t rows() const { return x.extent(0); }
+  KOKKOS_INLINE_FUNCTION std::size_t rows() const { return x.extent(0); }
   KOKKOS_INLINE_FUNCTION std::size_t packs_per_row() const {
     if constexpr (StaticPacks > 0) {
       return StaticPacks;
