@@ -11,17 +11,14 @@
 namespace KokkosRMSNorm::Impl {
 
 // Rows normalized by the host's cores, a block of whole rows a thread, with
-// no team and so no barrier. Each row is swept twice: once to sum its
-// squares, once (from cache) to store it scaled; a row's second sweep also
-// makes the next row's first, so that a core's loads from memory stay in
-// flight while its stores drain (LOG 70). The sum of squares keeps
-// packs_a_step x width independent partial sums (partial[s] for Packs s,
-// s + packs_a_step, ...), so that the compiler holds them in vector
-// registers without reordering float additions, which it may not do (it
-// does: LOG 59); they are added in one fixed order at the end of the row.
-// Where each row has a quantization scale, a sweep (from cache) before the
-// second finds the row's largest |y|. Backend gives the loads and the
-// rounding.
+// no team and so no barrier: each row is swept twice, the second time from
+// cache. The sum of squares keeps packs_a_step x width independent partial
+// sums (partial[s] for Packs s, s + packs_a_step, ...), so that the compiler
+// holds them in vector registers without reordering float additions, which
+// it may not do (it does: LOG 59); they are added in one fixed order at the
+// end of the row. Where each row has a quantization scale, a third sweep
+// (from cache) finds the row's largest |y| first. Backend gives the loads
+// and the rounding.
 template <class Backend, class Math>
 struct HostRowsKernel {
   using accumulation_type = typename Math::accumulation_type;
@@ -32,74 +29,42 @@ struct HostRowsKernel {
   Math math;
   std::size_t rows_per_block;
 
-  struct SumOfSquares {
-    accumulation_type partial[packs_a_step][width] = {};
-
-    template <class Pack>
-    KOKKOS_INLINE_FUNCTION void add(int step, const Pack& pack) {
-      for (int k = 0; k < width; ++k) {
-        const auto value = static_cast<accumulation_type>(pack.lane[k]);
-        partial[step][k] += value * value;
-      }
-    }
-
-    KOKKOS_INLINE_FUNCTION accumulation_type total() const {
-      accumulation_type sum = 0;
-      for (int step = 0; step < packs_a_step; ++step) {
-        for (int k = 0; k < width; ++k) {
-          sum += partial[step][k];
-        }
-      }
-      return sum;
-    }
-  };
-
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t block) const {
     const std::size_t first = block * rows_per_block;
     const std::size_t rows = math.rows();
     const std::size_t end =
         first + rows_per_block < rows ? first + rows_per_block : rows;
-    SumOfSquares squares;
-    for_each_pack([&](int step, int j) {
-      squares.add(step, math.template load<Backend>(first, j));
-    });
     for (std::size_t row = first; row < end; ++row) {
-      SumOfSquares next;
-      if (row + 1 < end) {
-        store(row, squares.total(), [&](int step, int j) {
-          next.add(step, math.template load<Backend>(row + 1, j));
-        });
-      } else {
-        store(row, squares.total(), [](int, int) {});
-      }
-      squares = next;
+      normalize(row);
     }
   }
 
-  // Calls visit(step, j) for the row's Packs j in order, step = j %
-  // packs_a_step.
-  template <class Visit>
-  KOKKOS_INLINE_FUNCTION void for_each_pack(const Visit& visit) const {
+  KOKKOS_INLINE_FUNCTION void normalize(std::size_t row) const {
     const int packs = static_cast<int>(math.packs_per_row());
+    accumulation_type partial[packs_a_step][width] = {};
+    const auto add_squares = [&](int step, const auto& pack) {
+      for (int k = 0; k < width; ++k) {
+        const auto value = static_cast<accumulation_type>(pack.lane[k]);
+        partial[step][k] += value * value;
+      }
+    };
     int j = 0;
     for (; j + packs_a_step <= packs; j += packs_a_step) {
       for (int step = 0; step < packs_a_step; ++step) {
-        visit(step, j + step);
+        add_squares(step, math.template load<Backend>(row, j + step));
       }
     }
     // The last packs % packs_a_step Packs (step < packs_a_step, stated so
     // that g++ sees partial's bound where packs is a constant).
     for (int step = 0; step < packs_a_step && j < packs; ++j, ++step) {
-      visit(step, j);
+      add_squares(step, math.template load<Backend>(row, j));
     }
-  }
-
-  // Stores the row scaled, from its sum of squares, and calls
-  // also_visit(step, j) after each Pack j.
-  template <class AlsoVisit>
-  KOKKOS_INLINE_FUNCTION void store(std::size_t row,
-                                    accumulation_type sum_of_squares,
-                                    const AlsoVisit& also_visit) const {
+    accumulation_type sum_of_squares = 0;
+    for (int step = 0; step < packs_a_step; ++step) {
+      for (int k = 0; k < width; ++k) {
+        sum_of_squares += partial[step][k];
+      }
+    }
     const accumulation_type rstd = math.rstd(sum_of_squares);
     math.store_rstd(row, rstd);
     const auto factors = [&](int pack_index) {
@@ -108,19 +73,18 @@ struct HostRowsKernel {
     };
     accumulation_type largest = 0;  // |y| at most, where a row has a scale
     if constexpr (Math::scales_each_row) {
-      for_each_pack([&](int, int j) {
+      for (j = 0; j < packs; ++j) {
         largest = Larger::apply(
             largest,
             math.largest_magnitude(math.reload(row, j), rstd, factors(j)));
-      });
+      }
       math.store_row_scale(row, largest);
     }
     const accumulation_type multiplier = math.multiplier(largest);
-    for_each_pack([&](int step, int j) {
+    for (j = 0; j < packs; ++j) {
       math.template store_scaled<Backend>(row, j, math.reload(row, j), rstd,
                                           factors(j), multiplier);
-      also_visit(step, j);
-    });
+    }
   }
 };
 
