@@ -16,6 +16,10 @@ into --out-dir.
   * Bytes per call = (2*M*N + N) * itemsize; "% copy" = 100 * GB/s / the C++ harness's
     copy of the same shape (`copy`, a parallel copy of x into y on the host backend,
     timed in the same process as kokkosrmsnorm).
+  * Several --bench-json (runs of one binary on one machine): each shape's times and
+    its % of the copy (each run's against its own copy) are the medians over the runs,
+    since on a host the copy of a shape moves by up to 20% from run to run
+    (docs/perf/LOG.md, log 70).
 """
 import argparse
 import datetime
@@ -70,6 +74,23 @@ def time_torch(shapes, eps, threads):
     return out
 
 
+def median_over_runs(paths):
+    """The context of the first run, and each (impl, dtype, M, N)'s per-call time, GB/s
+    and % of the copy of its shape (each run's ours against its own copy) as medians
+    over the runs that timed it."""
+    runs = [parse_bench_json(path)[1] for path in paths]
+    cpp = {}
+    for key in runs[0]:
+        copy_key = ("copy",) + key[1:]
+        timed = [run for run in runs if key in run]
+        pcts = [100 * run[key]["gbps"] / run[copy_key]["gbps"]
+                for run in timed if run.get(copy_key, {}).get("gbps")]
+        cpp[key] = {"us": statistics.median(run[key]["us"] for run in timed),
+                    "gbps": statistics.median(run[key]["gbps"] for run in timed),
+                    "pct": statistics.median(pcts) if pcts else float("nan")}
+    return parse_bench_json(paths[0])[0], cpp
+
+
 def read_torch_log(path):
     """The PyTorch times an earlier run of this script printed, to finish a record
     whose run was cut short after timing PyTorch (lines "impl dtype M x N: us us")."""
@@ -84,7 +105,7 @@ def read_torch_log(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bench-json", required=True)
+    ap.add_argument("--bench-json", required=True, nargs="+")
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--commit", default="unknown")
     ap.add_argument("--machine", default="")
@@ -95,7 +116,7 @@ def main():
     ap.add_argument("--torch-log", help="take PyTorch's times from an earlier run's output")
     args = ap.parse_args()
 
-    ctx, cpp, _ = parse_bench_json(args.bench_json)
+    ctx, cpp = median_over_runs(args.bench_json)
     shapes = sorted({(d, M, N) for (impl, d, M, N) in cpp if impl == "kokkosrmsnorm"},
                     key=lambda s: (DTYPES.index(s[0]), s[1] * s[2], s[2]))
     if args.torch_log:
@@ -106,6 +127,7 @@ def main():
     records, lines = [], []
     lines.append(f"Host record: {args.machine}, {ctx.get('kokkos_backend', '?')}, "
                  f"{args.threads} threads, commit {args.commit}, "
+                 f"medians of {len(args.bench_json)} run(s), "
                  f"{args.date}; copy ceiling "
                  f"{float(ctx.get('copy_ceiling_gbps', 0)):.1f} GB/s\n")
     lines.append("| dtype | M x N | ours us | ours GB/s | % of copy | copy GB/s "
@@ -117,7 +139,7 @@ def main():
         eager = torch_rows.get(("torch_eager", dtype, M, N), {})
         comp = torch_rows.get(("torch_compile", dtype, M, N), {})
         best = min([r["us"] for r in (eager, comp) if r] or [float("nan")])
-        pct = 100 * ours["gbps"] / copy["gbps"] if copy.get("gbps") else float("nan")
+        pct = ours["pct"]
         records.append({"dtype": dtype, "M": M, "N": N, "us": ours["us"],
                         "gbps": ours["gbps"], "pct_of_copy": pct,
                         "copy_gbps": copy.get("gbps"), "torch_eager_us": eager.get("us"),
@@ -131,7 +153,8 @@ def main():
         f.write("\n".join(lines) + "\n")
     with open(os.path.join(args.out_dir, "host.json"), "w") as f:
         json.dump({"date": args.date, "commit": args.commit,
-                   "machine": args.machine, "threads": args.threads, "context": ctx,
+                   "machine": args.machine, "threads": args.threads,
+                   "runs": len(args.bench_json), "context": ctx,
                    "records": records}, f, indent=1)
     print("\n".join(lines))
     try:
