@@ -2,8 +2,9 @@
 #ifndef KOKKOSRMSNORM_PERFTEST_BENCHMARKS_HPP
 #define KOKKOSRMSNORM_PERFTEST_BENCHMARKS_HPP
 
-// The implementations timed per shape and dtype: this package's kernel, the
-// Kokkos Kernels composition, the launch floor (an empty TeamPolicy of the
+// The implementations timed per shape and dtype: this package's kernel (on
+// a host also writing one output, as PyTorch is timed), the Kokkos Kernels
+// composition, the launch floor (an empty TeamPolicy of the
 // same launch shape) and a copy of the shape's bytes; on fewer shapes, the
 // fused residual add and the backward pass. Names:
 // <impl>/<dtype>/M:<rows>/N:<n>.
@@ -89,6 +90,21 @@ void register_rms_norm(const Shape& shape, double copy_ceiling_gbps) {
                    *workspace);
         };
       });
+}
+
+// Every call writing one output, as PyTorch's calls on a host do (its
+// allocator gives each call's output the block the last call freed, which
+// the caches keep): ours timed as compare_torch_host.py times PyTorch.
+template <class T>
+void register_rms_norm_one_output(const Shape& shape,
+                                  double copy_ceiling_gbps) {
+  register_over_buffers<T>(benchmark_name<T>("one_output", shape), shape,
+                           copy_ceiling_gbps, [](const Buffers<T>& buffers) {
+                             return [&buffers](int c) {
+                               rms_norm(Space(), buffers.x[c], buffers.weight,
+                                        buffers.y[0], eps);
+                             };
+                           });
 }
 
 // Without a workspace, on the shapes where that changes the kernel.
@@ -236,6 +252,9 @@ template <class T>
 void register_all(const Shape& shape, double copy_ceiling_gbps) {
   register_rms_norm<T>(shape, copy_ceiling_gbps);
   register_rms_norm_without_workspace<T>(shape, copy_ceiling_gbps);
+#ifdef KOKKOSRMSNORM_PERF_ON_HOST
+  register_rms_norm_one_output<T>(shape, copy_ceiling_gbps);
+#endif
 #ifdef KOKKOSRMSNORM_HAS_KOKKOSKERNELS
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     register_kokkos_kernels<T>(shape, copy_ceiling_gbps);

@@ -18,7 +18,7 @@ mkdir -p "$out"
 export OMP_PROC_BIND=spread OMP_PLACES=threads OMP_NUM_THREADS=$threads
 "$build_dir"/perf_tests/KokkosRMSNorm_PerfTest_Host \
   --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-  --benchmark_min_time=0.05 --benchmark_filter="${BENCH_FILTER:-^(kokkosrmsnorm|copy)/}" \
+  --benchmark_min_time=0.05 --benchmark_filter="${BENCH_FILTER:-^(kokkosrmsnorm|one_output|copy)/}" \
   --benchmark_out="$out/host-benchmark.json" --benchmark_out_format=json >/dev/null
 python3 "$here/compare_torch_host.py" --bench-json "$out/host-benchmark.json" \
   --out-dir "$out" --threads "$threads" --commit "${COMMIT:-unknown}" \

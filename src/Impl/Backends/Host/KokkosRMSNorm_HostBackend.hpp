@@ -26,14 +26,31 @@ struct HostBackend : PortableBackend {
   static constexpr bool uses_team_kernels = false;
 
   // Launches HostRowsKernel over blocks of rows of at most 16384 Packs (256
-  // KB of floats, which stay in L2 for the second sweep), and at most the
-  // rows a thread, so that every thread has rows.
+  // KB of floats, which stay in a core's L2 for the second sweep with the
+  // output and the weight beside them), and at most the rows a thread, so
+  // that every thread has rows; a longer row is a team's, each thread a
+  // part of at most 16384 Packs (LOG 71).
   template <class ExecutionSpace, class Math>
   static void launch_rows(const char* label, const ExecutionSpace& space,
                           const Math& math) {
+    constexpr std::size_t packs_a_core = 16384;
     const std::size_t rows = math.rows();
+    const std::size_t packs = math.packs_per_row();
+    using RowATeam =
+        Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>>;
+    const HostRowsKernel<HostBackend, Math> row_a_team{math, 1};
+    const int threads_a_row =
+        std::min(ceil_div(packs, packs_a_core),
+                 RowATeam(space, 1, 1)
+                     .team_size_max(row_a_team, Kokkos::ParallelForTag()));
+    if (threads_a_row > 1 && rows > 0) {
+      Kokkos::parallel_for(
+          label, RowATeam(space, static_cast<int>(rows), threads_a_row),
+          row_a_team);
+      return;
+    }
     const std::size_t rows_per_block = std::max<std::size_t>(
-        1, std::min<std::size_t>(16384 / math.packs_per_row(),
+        1, std::min<std::size_t>(packs_a_core / packs,
                                  ceil_div(rows, space.concurrency())));
     Kokkos::parallel_for(
         label,

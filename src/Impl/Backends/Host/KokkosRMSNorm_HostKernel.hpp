@@ -10,13 +10,16 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// Rows normalized by the host's cores, a block of whole rows a thread, with
-// no team and so no barrier: each row is swept twice, the second time from
+// Rows normalized by the host's cores with no barrier a CPU does not need:
+// a block of whole rows a thread (a RangePolicy over blocks), or, for rows
+// longer than one core's L2 holds beside their output and weight, a row a
+// team whose threads each take one contiguous part of it (a TeamPolicy,
+// one barrier a sweep). Each part is swept twice, the second time from
 // cache. The sum of squares keeps packs_a_step x width independent partial
 // sums (partial[s] for Packs s, s + packs_a_step, ...), so that the compiler
 // holds them in vector registers without reordering float additions, which
 // it may not do (it does: LOG 59); they are added in one fixed order at the
-// end of the row. Where each row has a quantization scale, a third sweep
+// end of the part. Where each row has a quantization scale, a third sweep
 // (from cache) finds the row's largest |y| first. Backend gives the loads
 // and the rounding.
 template <class Backend, class Math>
@@ -29,18 +32,68 @@ struct HostRowsKernel {
   Math math;
   std::size_t rows_per_block;
 
+  // A block of rows, one thread.
   KOKKOS_INLINE_FUNCTION void operator()(std::size_t block) const {
     const std::size_t first = block * rows_per_block;
     const std::size_t rows = math.rows();
     const std::size_t end =
         first + rows_per_block < rows ? first + rows_per_block : rows;
+    const int packs = static_cast<int>(math.packs_per_row());
     for (std::size_t row = first; row < end; ++row) {
-      normalize(row);
+      const accumulation_type rstd = math.rstd(sum_of_squares(row, 0, packs));
+      math.store_rstd(row, rstd);
+      accumulation_type largest = 0;  // |y| at most, where a row has a scale
+      if constexpr (Math::scales_each_row) {
+        largest = largest_magnitude(row, 0, packs, rstd);
+        math.store_row_scale(row, largest);
+      }
+      store_scaled(row, 0, packs, rstd, math.multiplier(largest));
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void normalize(std::size_t row) const {
-    const int packs = static_cast<int>(math.packs_per_row());
+  // A row, the team's threads a part each: TeamThreadRange gives a part to
+  // the same thread in every sweep, so that each sweeps its part from its
+  // own cache.
+  template <class TeamMember>
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& member) const {
+    const std::size_t row = member.league_rank();
+    const int parts = member.team_size();
+    const auto packs = static_cast<long long>(math.packs_per_row());
+    const auto first = [&](int part) {
+      return static_cast<int>(packs * part / parts);
+    };
+    accumulation_type sum = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(member, parts),
+        [&](int part, accumulation_type& partial_sum) {
+          partial_sum += sum_of_squares(row, first(part), first(part + 1));
+        },
+        sum);
+    const accumulation_type rstd = math.rstd(sum);
+    Kokkos::single(Kokkos::PerTeam(member),
+                   [&]() { math.store_rstd(row, rstd); });
+    RowMaxima<accumulation_type, 1> largest;
+    if constexpr (Math::scales_each_row) {
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(member, parts),
+          [&](int part, RowMaxima<accumulation_type, 1>& partial_largest) {
+            partial_largest.join(
+                0, largest_magnitude(row, first(part), first(part + 1), rstd));
+          },
+          largest);
+      Kokkos::single(Kokkos::PerTeam(member),
+                     [&]() { math.store_row_scale(row, largest[0]); });
+    }
+    const accumulation_type multiplier = math.multiplier(largest[0]);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, parts), [&](int part) {
+      store_scaled(row, first(part), first(part + 1), rstd, multiplier);
+    });
+  }
+
+  // The sum of the squares of Packs [begin, end) of `row`.
+  KOKKOS_INLINE_FUNCTION accumulation_type sum_of_squares(std::size_t row,
+                                                          int begin,
+                                                          int end) const {
     accumulation_type partial[packs_a_step][width] = {};
     const auto add_squares = [&](int step, const auto& pack) {
       for (int k = 0; k < width; ++k) {
@@ -48,42 +101,50 @@ struct HostRowsKernel {
         partial[step][k] += value * value;
       }
     };
-    int j = 0;
-    for (; j + packs_a_step <= packs; j += packs_a_step) {
+    int j = begin;
+    for (; j + packs_a_step <= end; j += packs_a_step) {
       for (int step = 0; step < packs_a_step; ++step) {
         add_squares(step, math.template load<Backend>(row, j + step));
       }
     }
-    // The last packs % packs_a_step Packs (step < packs_a_step, stated so
-    // that g++ sees partial's bound where packs is a constant).
-    for (int step = 0; step < packs_a_step && j < packs; ++j, ++step) {
+    // The last (end - begin) % packs_a_step Packs (step < packs_a_step,
+    // stated so that g++ sees partial's bound where end is a constant).
+    for (int step = 0; step < packs_a_step && j < end; ++j, ++step) {
       add_squares(step, math.template load<Backend>(row, j));
     }
-    accumulation_type sum_of_squares = 0;
+    accumulation_type sum = 0;
     for (int step = 0; step < packs_a_step; ++step) {
       for (int k = 0; k < width; ++k) {
-        sum_of_squares += partial[step][k];
+        sum += partial[step][k];
       }
     }
-    const accumulation_type rstd = math.rstd(sum_of_squares);
-    math.store_rstd(row, rstd);
-    const auto factors = [&](int pack_index) {
-      return math.weight.template convert<accumulation_type>(
-          math.weight_at(row, pack_index));
-    };
-    accumulation_type largest = 0;  // |y| at most, where a row has a scale
-    if constexpr (Math::scales_each_row) {
-      for (j = 0; j < packs; ++j) {
-        largest = Larger::apply(
-            largest,
-            math.largest_magnitude(math.reload(row, j), rstd, factors(j)));
-      }
-      math.store_row_scale(row, largest);
+    return sum;
+  }
+
+  KOKKOS_INLINE_FUNCTION auto factors(std::size_t row, int pack_index) const {
+    return math.weight.template convert<accumulation_type>(
+        math.weight_at(row, pack_index));
+  }
+
+  // The largest |y| of Packs [begin, end) of `row`.
+  KOKKOS_INLINE_FUNCTION accumulation_type largest_magnitude(
+      std::size_t row, int begin, int end, accumulation_type rstd) const {
+    accumulation_type largest = 0;
+    for (int j = begin; j < end; ++j) {
+      largest = Larger::apply(
+          largest,
+          math.largest_magnitude(math.reload(row, j), rstd, factors(row, j)));
     }
-    const accumulation_type multiplier = math.multiplier(largest);
-    for (j = 0; j < packs; ++j) {
+    return largest;
+  }
+
+  // Stores y of Packs [begin, end) of `row`.
+  KOKKOS_INLINE_FUNCTION void store_scaled(std::size_t row, int begin, int end,
+                                           accumulation_type rstd,
+                                           accumulation_type multiplier) const {
+    for (int j = begin; j < end; ++j) {
       math.template store_scaled<Backend>(row, j, math.reload(row, j), rstd,
-                                          factors(j), multiplier);
+                                          factors(row, j), multiplier);
     }
   }
 };
