@@ -63,7 +63,7 @@ FEATURES = {"add_rms_norm": ("torch_compile_add", 4), "rms_norm_backward": ("tor
 FEATURE_IMPLS = [name for impl, (torch_impl, _) in FEATURES.items() for name in (impl, torch_impl)]
 # without_workspace: rms_norm without a Workspace, timed where that changes the kernel;
 # copy: deep_copy of the shape's x into y, the bandwidth a copy reaches at that size.
-NAME_RE = re.compile(r"^(kokkosrmsnorm|without_workspace|kokkos_kernels|launch_floor|copy|"
+NAME_RE = re.compile(r"^(kokkosrmsnorm|without_workspace|one_output|kokkos_kernels|launch_floor|copy|"
                      + "|".join(FEATURES)
                      + r")/(" + "|".join(DTYPES)
                      + r")/M:(\d+)/N:(\d+)(/.*)?$")
