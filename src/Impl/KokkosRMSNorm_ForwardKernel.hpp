@@ -22,6 +22,25 @@
 
 namespace KokkosRMSNorm::Impl {
 
+template <class F, int... Index>
+KOKKOS_FORCEINLINE_FUNCTION void for_each_index(
+    F& f, std::integer_sequence<int, Index...>) {
+  (f(Index), ...);
+}
+
+// Calls f(0), ..., f(Count - 1): in a loop, or unrolled in the source
+// (UnrolledInSource) where the compiler would leave the loop rolled.
+template <int Count, bool UnrolledInSource, class F>
+KOKKOS_FORCEINLINE_FUNCTION void for_each_index(F&& f) {
+  if constexpr (UnrolledInSource) {
+    for_each_index(f, std::make_integer_sequence<int, Count>());
+  } else {
+    for (int index = 0; index < Count; ++index) {
+      f(index);
+    }
+  }
+}
+
 // Normalizes rows with "lanes": the threads of a team sharing one row
 // (TeamPerRow), or the vector lanes of a team thread, each thread owning
 // RowsPerThread rows at once. Each lane holds PacksPerLane Packs of each of
@@ -77,6 +96,12 @@ struct RMSNormKernel : Math {
                                               : 1024;
   using launch_bounds =
       typename backend::template launch_bounds<max_threads, registers>;
+  // nvcc leaves the loops over a lane's Packs rolled once they quantize,
+  // and their run-time index moves the held Packs to local memory (80-128
+  // bytes a thread, log 72): quantizing kernels unroll them in the source.
+  // Others keep the compiler's choice, under which their launch shapes were
+  // tuned (forced, some spill more, log 72).
+  static constexpr bool unrolled_in_source = Math::quantizes;
   static_assert(Resident || !InScratch,
                 "rows swept twice are held in registers");
   static_assert(RowsPerThread == 1 || (!TeamPerRow && Resident && !InScratch &&
@@ -141,23 +166,23 @@ struct RMSNormKernel : Math {
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION void for_each_held(int lane, int start, int end,
                                                  F&& f) const {
-    for (int k = 0; k < PacksPerLane; ++k) {
+    for_each_index<PacksPerLane, unrolled_in_source>([&](int k) {
       const int j = start + lane + k * row_lanes();
       if (j < end) {
         f(k, j);
       }
-    }
+    });
   }
 
   // Calls f(r) for each of the `rows` rows (at most RowsPerThread) a lane
   // holds at once.
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION static void for_each_row(int rows, F&& f) {
-    for (int r = 0; r < RowsPerThread; ++r) {
+    for_each_index<RowsPerThread, unrolled_in_source>([&](int r) {
       if (r < rows) {
         f(r);
       }
-    }
+    });
   }
 
   // Normalizes Packs [begin, end) of `rows` rows from `first_row` (several

@@ -24,10 +24,9 @@ KOKKOS_INLINE_FUNCTION std::uint8_t float_to_e4m3_bits(float value) {
   memcpy(&bits, &value, sizeof bits);
   const std::uint32_t sign = (bits >> 24) & 0x80u;
   const std::uint32_t magnitude = bits & 0x7fffffffu;
-  if (magnitude > 0x7f800000u) {
-    return static_cast<std::uint8_t>(sign | 0x7fu);
-  }
-  // Clamping to 448 first saturates: 448 is the nearest to anything above.
+  // Clamping to 448 first saturates: 448 is the nearest to anything above
+  // (a NaN's code is selected at the end, not branched to, so that a GPU
+  // kernel converting a Pack keeps its loops unrolled, log 72).
   const std::uint32_t clamped =
       magnitude < 0x43e00000u ? magnitude : 0x43e00000u;
   // From 2^-6 up (float exponent 121), the code is the float rebiased from
@@ -45,7 +44,8 @@ KOKKOS_INLINE_FUNCTION std::uint8_t float_to_e4m3_bits(float value) {
   const std::uint32_t code = (significand + (1u << (shift - 1u)) - 1u +
                               ((significand >> shift) & 1u)) >>
                              shift;
-  return static_cast<std::uint8_t>(sign | code);
+  const bool is_nan = magnitude > 0x7f800000u;
+  return static_cast<std::uint8_t>(sign | (is_nan ? 0x7fu : code));
 }
 
 // The value of E4M3 `bits`, exactly; 0x7f and 0xff give a quiet NaN.
@@ -73,19 +73,16 @@ KOKKOS_INLINE_FUNCTION float e4m3_bits_to_float(std::uint8_t bits) {
 KOKKOS_INLINE_FUNCTION std::int8_t float_to_int8_saturated(float value) {
   std::uint32_t bits;
   memcpy(&bits, &value, sizeof bits);
-  if ((bits & 0x7fffffffu) > 0x7f800000u) {
-    return 0;
-  }
-  if (value >= 127.0f) {
-    return 127;
-  }
-  if (value <= -127.0f) {
-    return -127;
-  }
-  // With |value| < 127, value + 1.5 * 2^23 lies in [2^23, 2^24), where a
-  // float's step is 1: the addition rounds to the nearest integer, ties to
+  // Selects, not branches, so that a GPU kernel converting a Pack keeps its
+  // loops unrolled and its values in registers (log 72).
+  const float finite = (bits & 0x7fffffffu) > 0x7f800000u ? 0.0f : value;
+  const float clamped = finite < -127.0f  ? -127.0f
+                        : finite > 127.0f ? 127.0f
+                                          : finite;
+  // With |clamped| <= 127, clamped + 1.5 * 2^23 lies in [2^23, 2^24), where
+  // a float's step is 1: the addition rounds to the nearest integer, ties to
   // even (1.5 * 2^23 is even), and that integer is the sum's low bits.
-  const float shifted = value + 12582912.0f;
+  const float shifted = clamped + 12582912.0f;
   std::int32_t shifted_bits;
   memcpy(&shifted_bits, &shifted, sizeof shifted_bits);
   return static_cast<std::int8_t>(shifted_bits - 0x4b400000);

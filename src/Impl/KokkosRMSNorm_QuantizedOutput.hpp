@@ -19,17 +19,6 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// The code of `value` (y already divided by its scale) in Format, through
-// the backend, which may convert in hardware.
-template <class Format, class Backend>
-KOKKOS_FORCEINLINE_FUNCTION auto code_of(float value) {
-  if constexpr (std::is_same_v<Format, Fp8E4M3>) {
-    return Backend::e4m3_bits(value);
-  } else {
-    return float_to_int8_saturated(value);
-  }
-}
-
 // How a RowMath stores y quantized in Format: divided by one scale for all
 // rows (ScaleValues None: `multiplier` is 1 / the scale), or by a scale a
 // row, scale(i) = max(max_j |y(i, j)| / Format::largest, minimum), stored to
@@ -58,6 +47,24 @@ struct QuantizedOutput {
       [[maybe_unused]] std::size_t row, [[maybe_unused]] float largest) const {
     if constexpr (scales_each_row) {
       scales(row) = row_scale(largest);
+    }
+  }
+
+  // The codes in Format of a Pack's `values`, y already divided by its
+  // scale, converted as the backend converts (in hardware, where it can).
+  template <class Backend, int Width, class Code>
+  KOKKOS_FORCEINLINE_FUNCTION static void codes_of(const float (&values)[Width],
+                                                   Code (&codes)[Width]) {
+    if constexpr (std::is_same_v<Format, Fp8E4M3>) {
+      std::uint8_t bits[Width];
+      Backend::e4m3_codes(values, bits);
+      for (int k = 0; k < Width; ++k) {
+        codes[k] = static_cast<Code>(bits[k]);
+      }
+    } else {
+      for (int k = 0; k < Width; ++k) {
+        codes[k] = static_cast<Code>(float_to_int8_saturated(values[k]));
+      }
     }
   }
 

@@ -172,15 +172,14 @@ struct RowMath {
       [[maybe_unused]] accumulation_type multiplier) const {
     accumulation_type values[width];
     scaled(h, rstd, factors, values);
-    using y_pack = typename YRows::non_const_value_type;
-    y_pack out;
-    for (int k = 0; k < width; ++k) {
-      if constexpr (quantizes) {
-        using code_type = typename y_pack::value_type;
-        out.lane[k] = static_cast<code_type>(
-            code_of<typename Quantization::format, Backend>(values[k] *
-                                                            multiplier));
-      } else {
+    typename YRows::non_const_value_type out;
+    if constexpr (quantizes) {
+      for (int k = 0; k < width; ++k) {
+        values[k] *= multiplier;
+      }
+      Quantization::template codes_of<Backend>(values, out.lane);
+    } else {
+      for (int k = 0; k < width; ++k) {
         out.lane[k] = Backend::template round_to<value_type>(values[k]);
       }
     }

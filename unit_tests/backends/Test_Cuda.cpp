@@ -35,20 +35,26 @@ TEST(Cuda, HalfNearItsMaximum) {
 }
 
 // Counts the floats whose FP8 E4M3 code from CudaBackend differs from the
-// portable conversion's.
+// portable conversion's: each float i beside -i, so that each is converted
+// in both places of a pair, as the hardware converts them.
 struct E4M3Mismatches {
   KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const {
     const auto bits = static_cast<std::uint32_t>(i);
-    float value;
-    memcpy(&value, &bits, sizeof value);
-    count +=
-        Impl::CudaBackend::e4m3_bits(value) != Impl::float_to_e4m3_bits(value);
+    const std::uint32_t negated_bits = bits ^ 0x80000000u;
+    float values[2];
+    memcpy(&values[0], &bits, sizeof(float));
+    memcpy(&values[1], &negated_bits, sizeof(float));
+    std::uint8_t codes[2];
+    Impl::CudaBackend::e4m3_codes(values, codes);
+    count += (codes[0] != Impl::float_to_e4m3_bits(values[0])) +
+             (codes[1] != Impl::float_to_e4m3_bits(values[1]));
   }
 };
 
 // The conversion to FP8 E4M3 that CUDA kernels use (in hardware from
 // compute capability 8.9) gives the portable conversion's bits for every
-// float, which Test_Quantize.cpp checks against a reference on the host.
+// float, NaN included, which Test_Quantize.cpp checks against a reference
+// on the host.
 TEST(Cuda, E4M3MatchesPortable) {
   using Policy =
       Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<std::int64_t>>;

@@ -31,9 +31,13 @@ struct PortableBackend {
     return static_cast<T>(value);
   }
 
-  // The FP8 E4M3 code of `value` (float_to_e4m3_bits).
-  KOKKOS_FORCEINLINE_FUNCTION static std::uint8_t e4m3_bits(float value) {
-    return float_to_e4m3_bits(value);
+  // The FP8 E4M3 codes of `values` (float_to_e4m3_bits).
+  template <int Width>
+  KOKKOS_FORCEINLINE_FUNCTION static void e4m3_codes(
+      const float (&values)[Width], std::uint8_t (&codes)[Width]) {
+    for (int k = 0; k < Width; ++k) {
+      codes[k] = float_to_e4m3_bits(values[k]);
+    }
   }
 
   // Copies *from to *slot, in team scratch; the copies a thread made are in

@@ -45,21 +45,35 @@ struct CudaBackend : GpuBackend<Kokkos::Cuda> {
     return *p;
   }
 
-  // The FP8 E4M3 code of `value`, converted by one instruction where the
-  // GPU has it (compute capability 8.9 and newer), which gives the bits of
-  // float_to_e4m3_bits for every float but NaN (Cuda.E4M3MatchesPortable
-  // checks all 2^32); a NaN keeps its sign through the portable code.
-  KOKKOS_FORCEINLINE_FUNCTION static std::uint8_t e4m3_bits(float value) {
+  // The FP8 E4M3 codes of `values`, two converted by one instruction where
+  // the GPU has it (compute capability 8.9 and newer). It gives the bits of
+  // float_to_e4m3_bits for every float but a negative NaN, which it makes
+  // positive: the values' signs are put back (Cuda.E4M3MatchesPortable
+  // checks all 2^32). No branch, so that the kernel's loops over Packs stay
+  // unrolled and its Packs in registers (log 72).
+  template <int Width>
+  KOKKOS_FORCEINLINE_FUNCTION static void e4m3_codes(
+      const float (&values)[Width], std::uint8_t (&codes)[Width]) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
-    if (value == value) {
-      unsigned short codes;  // the code of the second operand is the low byte
+    const auto sign_of = [](float value) {
+      return static_cast<unsigned>(__float_as_uint(value) >> 24) & 0x80u;
+    };
+    for (int k = 0; k < Width; k += 2) {
+      const float low = values[k];
+      const float high = k + 1 < Width ? values[k + 1] : 0.0f;
+      unsigned short pair;  // the code of the second operand is the low byte
       asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;"
-          : "=h"(codes)
-          : "f"(0.0f), "f"(value));
-      return static_cast<std::uint8_t>(codes);
+          : "=h"(pair)
+          : "f"(high), "f"(low));
+      codes[k] = static_cast<std::uint8_t>((pair & 0x7fu) | sign_of(low));
+      if (k + 1 < Width) {
+        codes[k + 1] =
+            static_cast<std::uint8_t>(((pair >> 8) & 0x7fu) | sign_of(high));
+      }
     }
+#else
+    PortableBackend::e4m3_codes(values, codes);
 #endif
-    return float_to_e4m3_bits(value);
   }
 
   // A 16-byte value is copied by cp.async, from global to shared memory
