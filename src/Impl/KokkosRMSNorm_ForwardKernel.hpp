@@ -96,12 +96,14 @@ struct RMSNormKernel : Math {
                                               : 1024;
   using launch_bounds =
       typename backend::template launch_bounds<max_threads, registers>;
-  // nvcc leaves the loops over a lane's Packs rolled once they quantize,
-  // and their run-time index moves the held Packs to local memory (80-128
-  // bytes a thread, log 72): quantizing kernels unroll them in the source.
-  // Others keep the compiler's choice, under which their launch shapes were
-  // tuned (forced, some spill more, log 72).
-  static constexpr bool unrolled_in_source = Math::quantizes;
+  // nvcc leaves the loops over a lane's Packs rolled once they quantize
+  // 16-bit values, and their run-time index moves the held Packs to local
+  // memory (80-128 bytes a thread, log 72): those kernels unroll them in the
+  // source. Others keep the compiler's choice, under which their launch
+  // shapes were tuned (forced, some spill more, and f32 quantized rows of
+  // 16384 ran 17% slower, log 72).
+  static constexpr bool unrolled_in_source =
+      Math::quantizes && sizeof(typename Math::value_type) < 4;
   static_assert(Resident || !InScratch,
                 "rows swept twice are held in registers");
   static_assert(RowsPerThread == 1 || (!TeamPerRow && Resident && !InScratch &&
