@@ -47,11 +47,11 @@ struct CudaBackend : GpuBackend<Kokkos::Cuda> {
 
   // The FP8 E4M3 codes of `values`, two converted by one instruction where
   // the GPU has it (compute capability 8.9 and newer). It gives the bits of
-  // float_to_e4m3_bits for every float but NaN, whose code it gives as one
-  // NaN whatever the sign: the values' signs are put back, which changes no
-  // other code (Cuda.E4M3MatchesPortable checks all 2^32). No branch, so
-  // that the kernel's loops over Packs stay unrolled and its Packs in
-  // registers (log 72).
+  // float_to_e4m3_bits for every float but NaN, whose magnitude 0x7f it
+  // gives but not always its sign: the values' signs are put back, which
+  // changes no other code (Cuda.E4M3MatchesPortable checks all 2^32). No
+  // branch, so that the kernel's loops over Packs stay unrolled and its
+  // Packs in registers (log 72).
   template <int Width>
   KOKKOS_FORCEINLINE_FUNCTION static void e4m3_codes(
       const float (&values)[Width], std::uint8_t (&codes)[Width]) {
