@@ -56,8 +56,10 @@ class Workspace {
   Workspace& operator=(const Workspace&) = delete;
 
   /// At least `bytes` of memory, allocated on `space` if the workspace holds
-  /// less; the previous allocation is freed then. Throws
-  /// std::invalid_argument if the workspace serves another instance.
+  /// less; the previous allocation is freed when no View of it is left.
+  /// Throws std::invalid_argument if the workspace serves another instance.
+  /// The View returned may be dropped on any host thread only where Kokkos
+  /// counts references atomically (any Kokkos with a parallel backend).
   memory_view reserve(const ExecutionSpace& space, std::size_t bytes) {
     const std::lock_guard<std::mutex> lock(mutex_);
     require_serves("KokkosRMSNorm::Workspace::reserve", space);

@@ -189,6 +189,13 @@ TYPED_TEST_P(WorkspaceTest, ServesOneInstance) {
 TYPED_TEST_P(WorkspaceTest, GrowsSafelyFromTwoThreads) {
   // Two host threads growing one workspace at once, in alternation of
   // sizes: each gets at least what it asked for, and nothing is freed twice.
+#if defined(KOKKOS_INTERNAL_NOT_PARALLEL) || \
+    defined(KOKKOS_ENABLE_ATOMICS_BYPASS)
+  // A Kokkos with no parallel backend (3.x) or with atomics bypassed (4.x)
+  // counts a View's references with plain arithmetic, so copies of one View
+  // dropped on two host threads race inside Kokkos (a leak under ASan).
+  GTEST_SKIP() << "this Kokkos's View reference counts are not atomic";
+#else
   using Space = typename TestFixture::Space;
   Workspace<Space> workspace;
   const auto grow = [&](std::size_t first) {
@@ -200,6 +207,7 @@ TYPED_TEST_P(WorkspaceTest, GrowsSafelyFromTwoThreads) {
   std::thread one(grow, 1), two(grow, 2);
   one.join();
   two.join();
+#endif
 }
 
 REGISTER_TYPED_TEST_SUITE_P(WorkspaceTest, RMSNormWithRstd, AddRMSNormInPlace,
