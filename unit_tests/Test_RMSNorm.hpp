@@ -185,9 +185,9 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
           " rows_per_thread=" + std::to_string(shape.rows_per_thread) +
           " teams_per_row=" + std::to_string(shape.teams_per_row);
       expect_reference_result(x, weight, y, 1e-6, what);
-      // The same shape storing FP8 codes with a scale a row, found by a
-      // second reduction over the lanes (rows with their own scale are
-      // never split).
+      // The same shape storing FP8 codes with a scale a row, whose largest
+      // |y| the reduction summing the squares finds too (rows with their
+      // own scale are never split).
       using T = typename TypeParam::value_type;
       if constexpr (!std::is_same_v<T, double>) {
         if (shape.teams_per_row == 1) {

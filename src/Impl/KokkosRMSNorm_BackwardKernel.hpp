@@ -105,7 +105,7 @@ struct BackwardKernel {
   KOKKOS_INLINE_FUNCTION void gradient(int j, const pack& d,
                                        accumulation_type (&g)[width]) const {
     for (int w = 0; w < width; ++w) {
-      g[w] = static_cast<accumulation_type>(d.lane[w]);
+      g[w] = widened<accumulation_type>(d, w);
     }
     weight.scale(weight.template convert<accumulation_type>(weight.load(j)), g);
   }
@@ -156,8 +156,7 @@ struct BackwardKernel {
                 gradient(j, InScratch ? dy_slots[j] : d[k].value(), g);
                 const pack x_pack = InScratch ? x_slots[j] : v[k].value();
                 for (int w = 0; w < width; ++w) {
-                  partial_dot +=
-                      g[w] * static_cast<accumulation_type>(x_pack.lane[w]);
+                  partial_dot += g[w] * widened<accumulation_type>(x_pack, w);
                 }
               });
             }
@@ -177,11 +176,10 @@ struct BackwardKernel {
             pack out;
             accumulation_pack terms;
             for (int w = 0; w < width; ++w) {
-              const auto x_value =
-                  static_cast<accumulation_type>(x_pack.lane[w]);
+              const auto x_value = widened<accumulation_type>(x_pack, w);
               out.lane[w] = static_cast<value_type>(r * g[w] - c * x_value);
               terms.lane[w] =
-                  static_cast<accumulation_type>(dy_pack.lane[w]) * x_value * r;
+                  widened<accumulation_type>(dy_pack, w) * x_value * r;
             }
             dx(row, j) = out;
             if constexpr (InScratch) {

@@ -203,10 +203,23 @@ struct RMSNormKernel : Math {
     // Zeroed because g++ cannot see that each read follows a load.
     HeldPack<pack> held[RowsPerThread][PacksPerLane] = {};
     HeldPack<weight_pack> held_weight[PacksPerLane] = {};  // if loaded early
-    RowSums<accumulation_type, RowsPerThread> sums_of_squares;
+    // The weight's factors of Pack k of a sweep, Pack j of the row.
+    const auto factors_of = [&](int k, int j) {
+      return this->weight.template convert<accumulation_type>(
+          loads_weight_early ? held_weight[k].value()
+                             : this->weight_at(first_row, j));
+    };
+    // The rows' sums of squares, and where each row has a quantization
+    // scale, their largest |h * weight factor| too, in the same sweep and
+    // reduction (the largest |y| is that times rstd).
+    using FirstSweep =
+        std::conditional_t<Math::scales_each_row,
+                           RowSumsAndMaxima<accumulation_type, RowsPerThread>,
+                           RowSums<accumulation_type, RowsPerThread>>;
+    FirstSweep first_sweep;
     backend::template reduce_over_lanes<!TeamPerRow>(
         lanes, row_lanes(),
-        [&](int lane, RowSums<accumulation_type, RowsPerThread>& sums) {
+        [&](int lane, FirstSweep& values) {
           for (int start = begin; start < sweeps_end; start += sweep) {
             for_each_held(lane, start, end, [&](int k, int j) {
               if constexpr (InScratch) {
@@ -227,48 +240,34 @@ struct RMSNormKernel : Math {
               backend::wait_for_copies_to_scratch();
             }
             for_each_held(lane, start, end, [&](int k, int j) {
-              for_each_row(rows, [&](int r) {
-                Math::add_squares(
-                    InScratch ? slots[j - start] : held[r][k].value(), sums[r]);
-              });
+              const auto h = [&](int r) {
+                return InScratch ? slots[j - start] : held[r][k].value();
+              };
+              if constexpr (Math::scales_each_row) {
+                const auto factors = factors_of(k, j);
+                for_each_row(rows, [&](int r) {
+                  Math::add_squares(h(r), values[r]);
+                  values.join(RowsPerThread + r,
+                              this->largest_product(h(r), factors));
+                });
+              } else {
+                for_each_row(
+                    rows, [&](int r) { Math::add_squares(h(r), values[r]); });
+              }
             });
           }
         },
-        sums_of_squares);
+        first_sweep);
     accumulation_type rstd[RowsPerThread] = {};
-    for_each_row(rows, [&](int r) {
-      rstd[r] = this->rstd(row_sum(sums_of_squares[r]));
-    });
-    // The weight's factors of Pack k of a sweep, Pack j of the row.
-    const auto factors_of = [&](int k, int j) {
-      return this->weight.template convert<accumulation_type>(
-          loads_weight_early ? held_weight[k].value()
-                             : this->weight_at(first_row, j));
-    };
-    // Where each row has a quantization scale, its largest |y|, which a
-    // sweep over the held Packs (reloaded, for a row swept twice) finds.
-    RowMaxima<accumulation_type, RowsPerThread> largest;
-    if constexpr (Math::scales_each_row) {
-      backend::template reduce_over_lanes<!TeamPerRow>(
-          lanes, row_lanes(),
-          [&](int lane, RowMaxima<accumulation_type, RowsPerThread>& maxima) {
-            for (int start = begin; start < sweeps_end; start += sweep) {
-              for_each_held(lane, start, end, [&](int k, int j) {
-                const auto factors = factors_of(k, j);
-                for_each_row(rows, [&](int r) {
-                  const pack h = !Resident   ? this->reload(first_row + r, j)
-                                 : InScratch ? slots[j - start]
-                                             : held[r][k].value();
-                  maxima.join(r, this->largest_magnitude(h, rstd[r], factors));
-                });
-              });
-            }
-          },
-          largest);
-    }
+    accumulation_type largest[RowsPerThread] = {};  // where rows have scales
     accumulation_type multiplier[RowsPerThread] = {};
-    for_each_row(rows,
-                 [&](int r) { multiplier[r] = this->multiplier(largest[r]); });
+    for_each_row(rows, [&](int r) {
+      rstd[r] = this->rstd(row_sum(first_sweep[r]));
+      if constexpr (Math::scales_each_row) {
+        largest[r] = rstd[r] * first_sweep[RowsPerThread + r];
+      }
+      multiplier[r] = this->multiplier(largest[r]);
+    });
     Kokkos::parallel_for(lanes, [&](int lane) {
       if (lane == 0 && begin == 0) {
         for_each_row(rows, [&](int r) {

@@ -100,8 +100,7 @@ struct RowMath {
     pack h;
     for (int k = 0; k < width; ++k) {
       h.lane[k] = Backend::template round_to<value_type>(
-          static_cast<accumulation_type>(a.lane[k]) +
-          static_cast<accumulation_type>(b.lane[k]));
+          widened<accumulation_type>(a, k) + widened<accumulation_type>(b, k));
     }
     return h;
   }
@@ -118,7 +117,7 @@ struct RowMath {
   KOKKOS_INLINE_FUNCTION static void add_squares(
       const pack& v, accumulation_type& sum_of_squares) {
     for (int k = 0; k < width; ++k) {
-      const auto value = static_cast<accumulation_type>(v.lane[k]);
+      const auto value = widened<accumulation_type>(v, k);
       sum_of_squares += value * value;
     }
   }
@@ -142,17 +141,19 @@ struct RowMath {
                                      const Factors& factors,
                                      accumulation_type (&values)[width]) const {
     for (int k = 0; k < width; ++k) {
-      values[k] = static_cast<accumulation_type>(h.lane[k]) * rstd;
+      values[k] = widened<accumulation_type>(h, k) * rstd;
     }
     weight.scale(factors, values);
   }
 
-  // The largest |y| of a Pack, as scaled computes it (NaN only if all are).
+  // The largest |h * weight factor| of a Pack (NaN only if all are): the
+  // largest of a row's Packs times rstd is the row's largest |y|, which the
+  // sweep summing squares can find then, before rstd is known.
   template <class Factors>
-  KOKKOS_INLINE_FUNCTION accumulation_type largest_magnitude(
-      const pack& h, accumulation_type rstd, const Factors& factors) const {
+  KOKKOS_INLINE_FUNCTION accumulation_type
+  largest_product(const pack& h, const Factors& factors) const {
     accumulation_type values[width];
-    scaled(h, rstd, factors, values);
+    scaled(h, accumulation_type(1), factors, values);
     accumulation_type largest = 0;
     for (int k = 0; k < width; ++k) {
       const accumulation_type magnitude =

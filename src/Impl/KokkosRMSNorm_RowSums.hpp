@@ -7,10 +7,10 @@
 namespace KokkosRMSNorm::Impl {
 
 // Values of the Rows rows a lane holds at once, which the lanes join
-// together (a backend's reduce_over_lanes) through Join: sums of squares
-// (Plus), or the largest magnitudes (Larger). Kokkos's reductions join
-// values through +=, so += is the join; both start from zero, the identity
-// of a sum and of the largest of magnitudes, which are never negative.
+// together (a backend's reduce_over_lanes) through Join, row by row: sums
+// of squares, largest magnitudes, or both (see below). Kokkos's reductions
+// join values through +=, so += is the join; all start from zero, the
+// identity of a sum and of the largest of magnitudes, never negative.
 template <class T, int Rows, class Join>
 struct RowReduction {
   using value_type = T;
@@ -24,7 +24,7 @@ struct RowReduction {
   }
 
   KOKKOS_INLINE_FUNCTION void join(int row, T other) {
-    value[row] = Join::apply(value[row], other);
+    value[row] = Join::apply(row, value[row], other);
   }
 
   KOKKOS_INLINE_FUNCTION RowReduction& operator+=(const RowReduction& other) {
@@ -37,7 +37,7 @@ struct RowReduction {
   KOKKOS_INLINE_FUNCTION void operator+=(
       const volatile RowReduction& other) volatile {
     for (int row = 0; row < Rows; ++row) {
-      value[row] = Join::apply(value[row], other.value[row]);
+      value[row] = Join::apply(row, value[row], other.value[row]);
     }
   }
 };
@@ -58,11 +58,34 @@ struct Larger {
   }
 };
 
-template <class T, int Rows>
-using RowSums = RowReduction<T, Rows, Plus>;
+// Every row joined by Op.
+template <class Op>
+struct EveryRow {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T apply(int, T a, T b) {
+    return Op::apply(a, b);
+  }
+};
+
+// Rows [0, Sums) summed, the rows after them joined by Larger.
+template <int Sums>
+struct SumsThenLargest {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T apply(int row, T a, T b) {
+    return row < Sums ? Plus::apply(a, b) : Larger::apply(a, b);
+  }
+};
 
 template <class T, int Rows>
-using RowMaxima = RowReduction<T, Rows, Larger>;
+using RowSums = RowReduction<T, Rows, EveryRow<Plus>>;
+
+template <class T, int Rows>
+using RowMaxima = RowReduction<T, Rows, EveryRow<Larger>>;
+
+// The sums of squares of Rows rows, then their largest magnitudes: what one
+// reduction over the lanes gives a row that has a quantization scale.
+template <class T, int Rows>
+using RowSumsAndMaxima = RowReduction<T, 2 * Rows, SumsThenLargest<Rows>>;
 
 }  // namespace KokkosRMSNorm::Impl
 

@@ -62,7 +62,7 @@ struct WeightFactors {
     } else {
       Pack<Accumulation, Stored::width> factors;
       for (int k = 0; k < Stored::width; ++k) {
-        const auto factor = static_cast<Accumulation>(stored.lane[k]);
+        const auto factor = widened<Accumulation>(stored, k);
         factors.lane[k] = AddOne ? Accumulation(1) + factor : factor;
       }
       return factors;

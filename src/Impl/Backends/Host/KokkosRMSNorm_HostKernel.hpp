@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "../../KokkosRMSNorm_Pack.hpp"
 #include "../../KokkosRMSNorm_RowSums.hpp"
 
 namespace KokkosRMSNorm::Impl {
@@ -44,7 +45,7 @@ struct HostRowsKernel {
       math.store_rstd(row, rstd);
       accumulation_type largest = 0;  // |y| at most, where a row has a scale
       if constexpr (Math::scales_each_row) {
-        largest = largest_magnitude(row, 0, packs, rstd);
+        largest = rstd * largest_product(row, 0, packs);
         math.store_row_scale(row, largest);
       }
       store_scaled(row, 0, packs, rstd, math.multiplier(largest));
@@ -78,9 +79,10 @@ struct HostRowsKernel {
           Kokkos::TeamThreadRange(member, parts),
           [&](int part, RowMaxima<accumulation_type, 1>& partial_largest) {
             partial_largest.join(
-                0, largest_magnitude(row, first(part), first(part + 1), rstd));
+                0, largest_product(row, first(part), first(part + 1)));
           },
           largest);
+      largest[0] *= rstd;
       Kokkos::single(Kokkos::PerTeam(member),
                      [&]() { math.store_row_scale(row, largest[0]); });
     }
@@ -97,7 +99,7 @@ struct HostRowsKernel {
     accumulation_type partial[packs_a_step][width] = {};
     const auto add_squares = [&](int step, const auto& pack) {
       for (int k = 0; k < width; ++k) {
-        const auto value = static_cast<accumulation_type>(pack.lane[k]);
+        const auto value = widened<accumulation_type>(pack, k);
         partial[step][k] += value * value;
       }
     };
@@ -126,14 +128,15 @@ struct HostRowsKernel {
         math.weight_at(row, pack_index));
   }
 
-  // The largest |y| of Packs [begin, end) of `row`.
-  KOKKOS_INLINE_FUNCTION accumulation_type largest_magnitude(
-      std::size_t row, int begin, int end, accumulation_type rstd) const {
+  // The largest |h * weight factor| of Packs [begin, end) of `row`, which
+  // times rstd is their largest |y| (see RowMath::largest_product).
+  KOKKOS_INLINE_FUNCTION accumulation_type largest_product(std::size_t row,
+                                                           int begin,
+                                                           int end) const {
     accumulation_type largest = 0;
     for (int j = begin; j < end; ++j) {
       largest = Larger::apply(
-          largest,
-          math.largest_magnitude(math.reload(row, j), rstd, factors(row, j)));
+          largest, math.largest_product(math.reload(row, j), factors(row, j)));
     }
     return largest;
   }
