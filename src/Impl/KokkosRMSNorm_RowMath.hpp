@@ -37,8 +37,9 @@ struct RowMath {
   static constexpr int width = pack::width;
   static constexpr bool adds_residual = !is_none_v<ResidualRows>;
   static constexpr bool quantizes = !is_none_v<Quantization>;
-  // Whether y's scale depends on the row's largest |y|: a second reduction
-  // over the row, which teams splitting the row do not make.
+  // Whether y's scale depends on the row's largest |y|: a reduction over
+  // the whole row before any y is stored, which teams splitting the row do
+  // not make.
   static constexpr bool scales_each_row = scales_each_row_v<Quantization>;
   static constexpr bool rows_start_on_packs = !is_shifted_pack_rows_v<XRows>;
   // Whether load(row, j) is x(row, j) as stored, which a lane may then copy
