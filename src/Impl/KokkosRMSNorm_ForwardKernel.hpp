@@ -247,8 +247,9 @@ struct RMSNormKernel : Math {
                 const auto factors = factors_of(k, j);
                 for_each_row(rows, [&](int r) {
                   Math::add_squares(h(r), values[r]);
-                  values.join(RowsPerThread + r,
-                              this->largest_product(h(r), factors));
+                  values.join(
+                      RowsPerThread + r,
+                      this->template largest_product<backend>(h(r), factors));
                 });
               } else {
                 for_each_row(

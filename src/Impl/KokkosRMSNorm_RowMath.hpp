@@ -12,7 +12,6 @@
 #include "KokkosRMSNorm_Numerics.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 #include "KokkosRMSNorm_QuantizedOutput.hpp"
-#include "KokkosRMSNorm_RowSums.hpp"
 #include "KokkosRMSNorm_ShiftedRows.hpp"
 #include "KokkosRMSNorm_WeightFactors.hpp"
 
@@ -147,19 +146,17 @@ struct RowMath {
     weight.scale(factors, values);
   }
 
-  // The largest |h * weight factor| of a Pack (NaN only if all are): the
+  // The largest |h * weight factor| of a Pack (0 if all are NaN): the
   // largest of a row's Packs times rstd is the row's largest |y|, which the
   // sweep summing squares can find then, before rstd is known.
-  template <class Factors>
+  template <class Backend, class Factors>
   KOKKOS_INLINE_FUNCTION accumulation_type
   largest_product(const pack& h, const Factors& factors) const {
     accumulation_type values[width];
     scaled(h, accumulation_type(1), factors, values);
     accumulation_type largest = 0;
     for (int k = 0; k < width; ++k) {
-      const accumulation_type magnitude =
-          values[k] < 0 ? -values[k] : values[k];
-      largest = Larger::apply(largest, magnitude);
+      largest = Backend::larger_magnitude(largest, values[k]);
     }
     return largest;
   }

@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "../KokkosRMSNorm_Quantize.hpp"
+#include "../KokkosRMSNorm_RowSums.hpp"
 
 namespace KokkosRMSNorm::Impl {
 
@@ -29,6 +30,12 @@ struct PortableBackend {
   template <class T, class Value>
   KOKKOS_FORCEINLINE_FUNCTION static T round_to(Value value) {
     return static_cast<T>(value);
+  }
+
+  // The larger of `largest` and |value|, a NaN value ignored (Larger).
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T larger_magnitude(T largest, T value) {
+    return Larger::apply(largest, value < 0 ? -value : value);
   }
 
   // The FP8 E4M3 codes of `values` (float_to_e4m3_bits).

@@ -135,8 +135,9 @@ struct HostRowsKernel {
                                                            int end) const {
     accumulation_type largest = 0;
     for (int j = begin; j < end; ++j) {
-      largest = Larger::apply(
-          largest, math.largest_product(math.reload(row, j), factors(row, j)));
+      largest =
+          Larger::apply(largest, math.template largest_product<Backend>(
+                                     math.reload(row, j), factors(row, j)));
     }
     return largest;
   }
