@@ -81,11 +81,12 @@ struct RMSNormKernel : Math {
   // in registers, so that five 256-thread teams share a SM instead of four
   // (log 31; f32 kernels adding a residual spill at 48, and so did bf16
   // kernels quantizing y, 176-328 bytes, which ran at 24% of the copy, log
-  // 64); 32 where a lane holds neither x nor the weight, so that four
-  // 512-thread teams share a SM (log 34).
+  // 64; shifted 16-bit rows spill 96-156 bytes even at 64, log 78); 32
+  // where a lane holds neither x nor the weight, so that four 512-thread
+  // teams share a SM (log 34).
   static constexpr bool holds_four_narrow_packs =
       Resident && !InScratch && PacksPerLane == 4 && Math::width > 4 &&
-      !Math::quantizes;
+      !Math::quantizes && Math::rows_start_on_packs;
   static constexpr bool holds_nothing = InScratch && !loads_weight_early;
   static constexpr unsigned registers = holds_nothing             ? 32
                                         : holds_four_narrow_packs ? 48
@@ -97,13 +98,14 @@ struct RMSNormKernel : Math {
   using launch_bounds =
       typename backend::template launch_bounds<max_threads, registers>;
   // nvcc leaves the loops over a lane's Packs rolled once they quantize
-  // 16-bit values, and their run-time index moves the held Packs to local
-  // memory (80-128 bytes a thread, log 72): those kernels unroll them in the
-  // source. Others keep the compiler's choice, under which their launch
-  // shapes were tuned (forced, some spill more, and f32 quantized rows of
-  // 16384 ran 17% slower, log 72).
+  // 16-bit values or load shifted 16-bit Packs, and their run-time index
+  // moves the held Packs to local memory (80-128 bytes a thread, logs 72,
+  // 78): those kernels unroll them in the source. Others keep the compiler's
+  // choice, under which their launch shapes were tuned (forced, some spill
+  // more, and f32 quantized rows of 16384 ran 17% slower, log 72).
   static constexpr bool unrolled_in_source =
-      Math::quantizes && sizeof(typename Math::value_type) < 4;
+      (Math::quantizes || !Math::rows_start_on_packs) &&
+      sizeof(typename Math::value_type) < 4;
   static_assert(Resident || !InScratch,
                 "rows swept twice are held in registers");
   static_assert(RowsPerThread == 1 || (!TeamPerRow && Resident && !InScratch &&
