@@ -2,6 +2,7 @@
 #ifndef KOKKOSRMSNORM_TEST_RMSNORM_HPP
 #define KOKKOSRMSNORM_TEST_RMSNORM_HPP
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -158,7 +159,18 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
       }
     }
   }
+  using T = typename TypeParam::value_type;
+  const auto describe = [](int n, const Shape& shape) {
+    return "N=" + std::to_string(n) +
+           " lanes=" + std::to_string(shape.lanes()) +
+           " rows_per_team=" + std::to_string(shape.rows_per_team) +
+           " packs_per_lane=" + std::to_string(shape.packs_per_lane) +
+           " rows_per_thread=" + std::to_string(shape.rows_per_thread) +
+           " teams_per_row=" + std::to_string(shape.teams_per_row);
+  };
   Workspace<Space> workspace;
+  using Split =
+      Impl::RowSplit<Impl::accumulation_type_t<typename TypeParam::value_type>>;
   for (const auto& [sweep, shape_for] : shapes) {
     for (int n : {sweep - 1, sweep, 3 * sweep + 1}) {
       if (n < 1)
@@ -171,24 +183,58 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
       const auto math = Impl::make_row_math<1>(x, Impl::None(), Impl::None(),
                                                weight, y, Impl::None(), 1e-6);
       const Shape shape = shape_for(Impl::RowFacts::of(math));
-      using Split = Impl::RowSplit<
-          Impl::accumulation_type_t<typename TypeParam::value_type>>;
       Impl::launch_rms_norm(
           "KokkosRMSNorm::Test::EveryLaunchShape", Space(), math, shape,
           workspace.reserve(Space(), Split::bytes(rows, shape.teams_per_row))
               .data());
       Space().fence();
-      const std::string what =
-          "N=" + std::to_string(n) + " lanes=" + std::to_string(shape.lanes()) +
-          " rows_per_team=" + std::to_string(shape.rows_per_team) +
-          " packs_per_lane=" + std::to_string(shape.packs_per_lane) +
-          " rows_per_thread=" + std::to_string(shape.rows_per_thread) +
-          " teams_per_row=" + std::to_string(shape.teams_per_row);
+      const std::string what = describe(n, shape);
       expect_reference_result(x, weight, y, 1e-6, what);
+      // The same shape over rows that do not start on a Pack, where the
+      // layout allows (unit column stride): a View one value in, its rows
+      // one value more than whole Packs apart, so that they lead by
+      // different values (ShiftedPackRows). The values beside the rows stay
+      // as poisoned.
+      if constexpr (std::is_same_v<typename TypeParam::layout,
+                                   Kokkos::LayoutRight>) {
+        constexpr int width = Impl::vector_width_v<T>;
+        const int values = n * width - 1;
+        typename TypeParam::matrix x_all("x", rows, values + 2),
+            y_all("y", rows, values + 2);
+        const auto columns = Kokkos::make_pair(1, values + 1);
+        const auto shifted_x = Kokkos::subview(x_all, Kokkos::ALL, columns);
+        const auto shifted_y = Kokkos::subview(y_all, Kokkos::ALL, columns);
+        typename TypeParam::vector shifted_weight("weight", values);
+        Testing::fill_uniform(shifted_x, values);
+        Testing::fill_uniform(shifted_weight, values + 1);
+        Testing::poison(y_all, std::numeric_limits<double>::quiet_NaN());
+        const auto shifted_math =
+            Impl::make_row_math<width, Impl::RowStarts::anywhere>(
+                shifted_x, Impl::None(), Impl::None(), shifted_weight,
+                shifted_y, Impl::None(), 1e-6);
+        const Shape shifted_shape = shape_for(Impl::RowFacts::of(shifted_math));
+        Impl::launch_rms_norm(
+            "KokkosRMSNorm::Test::EveryLaunchShape", Space(), shifted_math,
+            shifted_shape,
+            workspace
+                .reserve(Space(),
+                         Split::bytes(rows, shifted_shape.teams_per_row))
+                .data());
+        Space().fence();
+        const std::string shifted_what =
+            "shifted, " + describe(values, shifted_shape);
+        expect_reference_result(shifted_x, shifted_weight, shifted_y, 1e-6,
+                                shifted_what);
+        const auto all = Testing::to_host_doubles(y_all);
+        for (int row = 0; row < rows; ++row) {
+          EXPECT_TRUE(std::isnan(all(row, 0)) &&
+                      std::isnan(all(row, values + 1)))
+              << shifted_what << ": row " << row << " written outside";
+        }
+      }
       // The same shape storing FP8 codes with a scale a row, whose largest
       // |y| the reduction summing the squares finds too (rows with their
       // own scale are never split).
-      using T = typename TypeParam::value_type;
       if constexpr (!std::is_same_v<T, double>) {
         if (shape.teams_per_row == 1) {
           Kokkos::View<std::uint8_t**, typename TypeParam::layout, Space> codes(

@@ -65,6 +65,42 @@ TEST(Cuda, E4M3MatchesPortable) {
   EXPECT_EQ(mismatches, 0);
 }
 
+// Counts the floats v for which CudaBackend's larger of `largest` and |v|
+// differs in its bits from the portable one's.
+struct LargerMagnitudeMismatches {
+  float largest;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const {
+    const auto bits = static_cast<std::uint32_t>(i);
+    float value;
+    memcpy(&value, &bits, sizeof(float));
+    const float cuda = Impl::CudaBackend::larger_magnitude(largest, value);
+    const float portable =
+        Impl::PortableBackend::larger_magnitude(largest, value);
+    std::uint32_t cuda_bits, portable_bits;
+    memcpy(&cuda_bits, &cuda, sizeof(float));
+    memcpy(&portable_bits, &portable, sizeof(float));
+    count += cuda_bits != portable_bits;
+  }
+};
+
+// A row's largest |y| on CUDA (fmaxf, fabsf) is the portable one, bit for
+// bit, for every float value (NaN ignored, -0 as 0) and the running
+// largest a kernel can hold: 0 or more, never NaN.
+TEST(Cuda, LargerMagnitudeMatchesPortable) {
+  using Policy =
+      Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<std::int64_t>>;
+  for (const float largest : {0.0f, std::numeric_limits<float>::denorm_min(),
+                              1.0f, 448.0f, std::numeric_limits<float>::max(),
+                              std::numeric_limits<float>::infinity()}) {
+    std::int64_t mismatches = 0;
+    Kokkos::parallel_reduce(
+        "KokkosRMSNorm::Test::LargerMagnitudeMatchesPortable",
+        Policy(0, std::int64_t(1) << 32), LargerMagnitudeMismatches{largest},
+        mismatches);
+    EXPECT_EQ(mismatches, 0) << "largest " << largest;
+  }
+}
+
 // Captures call() into a CUDA graph on `stream`, which fails if the call
 // synchronizes, allocates or copies to the host, and replays the graph.
 template <class Call>
