@@ -169,8 +169,7 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
            " teams_per_row=" + std::to_string(shape.teams_per_row);
   };
   Workspace<Space> workspace;
-  using Split =
-      Impl::RowSplit<Impl::accumulation_type_t<typename TypeParam::value_type>>;
+  using Split = Impl::RowSplit<Impl::accumulation_type_t<T>>;
   for (const auto& [sweep, shape_for] : shapes) {
     for (int n : {sweep - 1, sweep, 3 * sweep + 1}) {
       if (n < 1)

@@ -81,7 +81,7 @@ struct RMSNormKernel : Math {
   // in registers, so that five 256-thread teams share a SM instead of four
   // (log 31; f32 kernels adding a residual spill at 48, and so did bf16
   // kernels quantizing y, 176-328 bytes, which ran at 24% of the copy, log
-  // 64; shifted 16-bit rows spill 96-156 bytes even at 64, log 78); 32
+  // 64; shifted 16-bit rows take 56-64 for four Packs a lane, log 78); 32
   // where a lane holds neither x nor the weight, so that four 512-thread
   // teams share a SM (log 34).
   static constexpr bool holds_four_narrow_packs =
