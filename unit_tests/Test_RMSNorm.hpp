@@ -170,6 +170,13 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
   };
   Workspace<Space> workspace;
   using Split = Impl::RowSplit<Impl::accumulation_type_t<T>>;
+  const auto launch = [&](const auto& math, const Shape& shape) {
+    Impl::launch_rms_norm(
+        "KokkosRMSNorm::Test::EveryLaunchShape", Space(), math, shape,
+        workspace.reserve(Space(), Split::bytes(rows, shape.teams_per_row))
+            .data());
+    Space().fence();
+  };
   for (const auto& [sweep, shape_for] : shapes) {
     for (int n : {sweep - 1, sweep, 3 * sweep + 1}) {
       if (n < 1)
@@ -182,11 +189,7 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
       const auto math = Impl::make_row_math<1>(x, Impl::None(), Impl::None(),
                                                weight, y, Impl::None(), 1e-6);
       const Shape shape = shape_for(Impl::RowFacts::of(math));
-      Impl::launch_rms_norm(
-          "KokkosRMSNorm::Test::EveryLaunchShape", Space(), math, shape,
-          workspace.reserve(Space(), Split::bytes(rows, shape.teams_per_row))
-              .data());
-      Space().fence();
+      launch(math, shape);
       const std::string what = describe(n, shape);
       expect_reference_result(x, weight, y, 1e-6, what);
       // The same shape over rows that do not start on a Pack, where the
@@ -212,14 +215,7 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
                 shifted_x, Impl::None(), Impl::None(), shifted_weight,
                 shifted_y, Impl::None(), 1e-6);
         const Shape shifted_shape = shape_for(Impl::RowFacts::of(shifted_math));
-        Impl::launch_rms_norm(
-            "KokkosRMSNorm::Test::EveryLaunchShape", Space(), shifted_math,
-            shifted_shape,
-            workspace
-                .reserve(Space(),
-                         Split::bytes(rows, shifted_shape.teams_per_row))
-                .data());
-        Space().fence();
+        launch(shifted_math, shifted_shape);
         const std::string shifted_what =
             "shifted, " + describe(values, shifted_shape);
         expect_reference_result(shifted_x, shifted_weight, shifted_y, 1e-6,
