@@ -206,7 +206,10 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
         const auto columns = Kokkos::make_pair(1, values + 1);
         const auto shifted_x = Kokkos::subview(x_all, Kokkos::ALL, columns);
         const auto shifted_y = Kokkos::subview(y_all, Kokkos::ALL, columns);
-        typename TypeParam::vector shifted_weight("weight", values);
+        // The weight leads by n % width values: by none, or not as the rows.
+        typename TypeParam::vector weight_all("weight", values + width);
+        const auto shifted_weight = Kokkos::subview(
+            weight_all, Kokkos::make_pair(n % width, n % width + values));
         Testing::fill_uniform(shifted_x, values);
         Testing::fill_uniform(shifted_weight, values + 1);
         Testing::poison(y_all, std::numeric_limits<double>::quiet_NaN());
@@ -250,6 +253,45 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
               "fp8 per row, " + what);
         }
       }
+    }
+  }
+}
+
+// Pack `shift` of `shifted` cut from the two Packs of `both`.
+template <class Packs, class ShiftedPacks>
+struct ShiftPacks {
+  Packs both;
+  ShiftedPacks shifted;
+
+  KOKKOS_FUNCTION void operator()(int shift) const {
+    shifted(shift) = Impl::shifted_pack(both(0), both(1), shift);
+  }
+};
+
+TYPED_TEST_P(RMSNormTest, ShiftedPack) {
+  // A Pack cut from two (a shifted row's weight Pack): every shift, on the
+  // backend's lanes; values are small integers, exact in every type.
+  using T = typename TestFixture::T;
+  using Space = typename TypeParam::execution_space;
+  constexpr int width = Impl::vector_width_v<T>;
+  using P = Impl::Pack<T, width>;
+  Kokkos::View<P[2], Space> both("both");
+  Kokkos::View<P[width], Space> shifted("shifted");
+  const auto host_both = Kokkos::create_mirror_view(both);
+  for (int k = 0; k < 2 * width; ++k) {
+    host_both(k / width).lane[k % width] = static_cast<T>(float(k + 1));
+  }
+  Kokkos::deep_copy(both, host_both);
+  Kokkos::parallel_for(
+      "KokkosRMSNorm::Test::ShiftedPack", Kokkos::RangePolicy<Space>(0, width),
+      ShiftPacks<decltype(both), decltype(shifted)>{both, shifted});
+  const auto host_shifted =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), shifted);
+  for (int shift = 0; shift < width; ++shift) {
+    for (int k = 0; k < width; ++k) {
+      EXPECT_EQ(static_cast<float>(host_shifted(shift).lane[k]),
+                float(shift + k + 1))
+          << "shift " << shift << ", value " << k;
     }
   }
 }
@@ -351,7 +393,7 @@ TYPED_TEST_P(RMSNormTest, StaticRowLength) {
 
 REGISTER_TYPED_TEST_SUITE_P(RMSNormTest, SeedCase, RowLengths, RowCounts, Eps,
                             Magnitudes, MisalignedSubviews, EveryLaunchShape,
-                            InPlace, Rank3, WeightOfAnotherType,
+                            ShiftedPack, InPlace, Rank3, WeightOfAnotherType,
                             StaticRowLength);
 
 }  // namespace KokkosRMSNorm::Test
