@@ -77,10 +77,12 @@ KOKKOS_FORCEINLINE_FUNCTION Accumulation widened(const Pack<T, Width>& pack,
 // Values shift ... shift + Width - 1 of `low` followed by `high`. The
 // Packs are shifted as 32-bit words, by selects of two words, then one
 // (words indexed at run time would go to local memory on a GPU), then by a
-// funnel shift of half a word for 16-bit values.
+// funnel shift of half a word for 16-bit values. The Packs come by value,
+// so that they load whole: memcpy from a reference to global memory loaded
+// them byte by byte (log 79).
 template <class T, int Width>
-KOKKOS_INLINE_FUNCTION Pack<T, Width> shifted_pack(const Pack<T, Width>& low,
-                                                   const Pack<T, Width>& high,
+KOKKOS_INLINE_FUNCTION Pack<T, Width> shifted_pack(Pack<T, Width> low,
+                                                   Pack<T, Width> high,
                                                    int shift) {
   using P = Pack<T, Width>;
   constexpr int words = sizeof(P) / 4;
