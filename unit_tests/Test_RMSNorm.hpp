@@ -257,45 +257,6 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
   }
 }
 
-// Pack `shift` of `shifted` cut from the two Packs of `both`.
-template <class Packs, class ShiftedPacks>
-struct ShiftPacks {
-  Packs both;
-  ShiftedPacks shifted;
-
-  KOKKOS_FUNCTION void operator()(int shift) const {
-    shifted(shift) = Impl::shifted_pack(both(0), both(1), shift);
-  }
-};
-
-TYPED_TEST_P(RMSNormTest, ShiftedPack) {
-  // A Pack cut from two (a shifted row's weight Pack): every shift, on the
-  // backend's lanes; values are small integers, exact in every type.
-  using T = typename TestFixture::T;
-  using Space = typename TypeParam::execution_space;
-  constexpr int width = Impl::vector_width_v<T>;
-  using P = Impl::Pack<T, width>;
-  Kokkos::View<P[2], Space> both("both");
-  Kokkos::View<P[width], Space> shifted("shifted");
-  const auto host_both = Kokkos::create_mirror_view(both);
-  for (int k = 0; k < 2 * width; ++k) {
-    host_both(k / width).lane[k % width] = static_cast<T>(float(k + 1));
-  }
-  Kokkos::deep_copy(both, host_both);
-  Kokkos::parallel_for(
-      "KokkosRMSNorm::Test::ShiftedPack", Kokkos::RangePolicy<Space>(0, width),
-      ShiftPacks<decltype(both), decltype(shifted)>{both, shifted});
-  const auto host_shifted =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), shifted);
-  for (int shift = 0; shift < width; ++shift) {
-    for (int k = 0; k < width; ++k) {
-      EXPECT_EQ(static_cast<float>(host_shifted(shift).lane[k]),
-                float(shift + k + 1))
-          << "shift " << shift << ", value " << k;
-    }
-  }
-}
-
 TYPED_TEST_P(RMSNormTest, InPlace) {
   // y may be x: each lane reads its elements before it writes them (held
   // in registers or, at N = 8192 for floats and 16384 for 16-bit values on
@@ -393,7 +354,7 @@ TYPED_TEST_P(RMSNormTest, StaticRowLength) {
 
 REGISTER_TYPED_TEST_SUITE_P(RMSNormTest, SeedCase, RowLengths, RowCounts, Eps,
                             Magnitudes, MisalignedSubviews, EveryLaunchShape,
-                            ShiftedPack, InPlace, Rank3, WeightOfAnotherType,
+                            InPlace, Rank3, WeightOfAnotherType,
                             StaticRowLength);
 
 }  // namespace KokkosRMSNorm::Test

@@ -74,41 +74,6 @@ KOKKOS_FORCEINLINE_FUNCTION Accumulation widened(const Pack<T, Width>& pack,
   }
 }
 
-// Values shift ... shift + Width - 1 of `low` followed by `high`. The
-// Packs are shifted as 32-bit words, by selects of two words, then one
-// (words indexed at run time would go to local memory on a GPU), then by a
-// funnel shift of half a word for 16-bit values. The Packs come by value,
-// so that they load whole: memcpy from a reference to global memory loaded
-// them byte by byte (log 79).
-template <class T, int Width>
-KOKKOS_INLINE_FUNCTION Pack<T, Width> shifted_pack(Pack<T, Width> low,
-                                                   Pack<T, Width> high,
-                                                   int shift) {
-  using P = Pack<T, Width>;
-  constexpr int words = sizeof(P) / 4;
-  static_assert(sizeof(P) % 4 == 0 && sizeof(T) % 2 == 0,
-                "shifted by 32-bit words and 16-bit halves");
-  std::uint32_t word[2 * words];
-  memcpy(word, &low, sizeof(P));
-  memcpy(word + words, &high, sizeof(P));
-  const int bytes = shift * static_cast<int>(sizeof(T));
-  for (int step = words / 2; step >= 1; step /= 2) {
-    const bool moves = (bytes / 4 & step) != 0;
-    for (int i = 0; i + step < 2 * words; ++i) {
-      word[i] = moves ? word[i + step] : word[i];
-    }
-  }
-  const int bits = 8 * (bytes % 4);
-  std::uint32_t shifted[words];
-  for (int i = 0; i < words; ++i) {
-    shifted[i] = static_cast<std::uint32_t>(
-        (std::uint64_t(word[i + 1]) << 32 | word[i]) >> bits);
-  }
-  P pack;
-  memcpy(static_cast<void*>(&pack), shifted, sizeof(P));
-  return pack;
-}
-
 // Elements per 16-byte Pack.
 template <class T>
 inline constexpr int vector_width_v = 16 / sizeof(T) > 0 ? 16 / sizeof(T) : 1;

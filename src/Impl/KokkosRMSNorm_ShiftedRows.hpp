@@ -111,38 +111,19 @@ inline constexpr bool is_shifted_pack_rows_v = false;
 template <class T, int Width>
 inline constexpr bool is_shifted_pack_rows_v<ShiftedPackRows<T, Width>> = true;
 
-// Values of `view`'s first row (the View's, if of rank 1) before its
-// first Pack of Width.
-template <int Width, class View>
-std::size_t lead_of_first_row(const View& view) {
-  using T = typename View::non_const_value_type;
-  return reinterpret_cast<std::uintptr_t>(view.data()) / sizeof(T) % Width;
-}
-
 // A weight read beside ShiftedPackRows: its Pack j for a row that leads by
-// `lead` holds the row's factors of that Pack. In a contiguous weight those
-// straddle two of its aligned Packs, loaded whole and shifted in registers;
-// at the weight's ends, or in a strided weight, they are gathered value by
-// value, whose loads brought the L2 as many requests as x and y (log 78).
+// `lead` holds the row's factors of that Pack, gathered value by value (the
+// weight stays in cache, so its loads cost no memory traffic).
 template <class View, int Width>
 struct ShiftedPackRow {
   using value_type = typename View::non_const_value_type;
   using pack = Pack<value_type, Width>;
 
   View values;
-  int first_on_pack;  // the first value on a Pack boundary; -1: strided
 
   KOKKOS_INLINE_FUNCTION pack read(int j, int lead) const {
     const int first = j * Width - lead;
     const int n = static_cast<int>(values.extent(0));
-    const int past_boundary = first - first_on_pack;
-    const int low = past_boundary / Width;
-    if (first_on_pack >= 0 && past_boundary >= 0 &&
-        first_on_pack + (low + 2) * Width <= n) {
-      const auto* packs =
-          reinterpret_cast<const pack*>(values.data() + first_on_pack);
-      return shifted_pack(packs[low], packs[low + 1], past_boundary % Width);
-    }
     pack value;
     for (int k = 0; k < Width; ++k) {
       value.lane[k] = first + k >= 0 && first + k < n ? values(first + k)
@@ -152,12 +133,11 @@ struct ShiftedPackRow {
   }
 };
 
-// `values`, a weight's View, as a ShiftedPackRow.
+// Values of `view`'s first row before its first Pack of Width.
 template <int Width, class View>
-ShiftedPackRow<View, Width> as_shifted_pack_row(const View& values) {
-  const int lead = static_cast<int>(lead_of_first_row<Width>(values));
-  const bool contiguous = values.extent(0) <= 1 || values.stride(0) == 1;
-  return {values, contiguous ? (Width - lead) % Width : -1};
+std::size_t lead_of_first_row(const View& view) {
+  using T = typename View::non_const_value_type;
+  return reinterpret_cast<std::uintptr_t>(view.data()) / sizeof(T) % Width;
 }
 
 // Whether rows of unit column stride all lead alike, row by row, in every

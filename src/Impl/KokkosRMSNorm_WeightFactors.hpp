@@ -97,7 +97,7 @@ auto shifted_weight_factors(const Weight& weight) {
     return WeightFactors<None, false>{};
   } else {
     return WeightFactors<ShiftedPackRow<View, Width>, adds_one_v<Weight>>{
-        as_shifted_pack_row<Width>(weight_view(weight))};
+        {weight_view(weight)}};
   }
 }
 
