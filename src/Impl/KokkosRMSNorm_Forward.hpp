@@ -113,7 +113,7 @@ void launch_forward(const char* function, const ExecutionSpace& space,
         workspace);
   }
   // On the host, 16-bit rows of shifted Packs ran 6.5 times slower than
-  // element by element (log 79): there only wider values take them.
+  // element by element (log 80): there only wider values take them.
   if constexpr (!is_head_rows_v<XRows> &&
                 (sizeof(value_type) >= 4 || is_gpu_v<ExecutionSpace>)) {
     if (rows_lead_as<width>(x, x) && rows_lead_as<width>(residual, x) &&
