@@ -105,9 +105,10 @@ struct BackwardKernel {
   KOKKOS_INLINE_FUNCTION void gradient(int j, const pack& d,
                                        accumulation_type (&g)[width]) const {
     for (int w = 0; w < width; ++w) {
-      g[w] = widened<accumulation_type>(d, w);
+      g[w] = backend::template widened<accumulation_type>(d, w);
     }
-    weight.scale(weight.template convert<accumulation_type>(weight.load(j)), g);
+    weight.scale(
+        weight.template convert<backend, accumulation_type>(weight.load(j)), g);
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
@@ -156,7 +157,9 @@ struct BackwardKernel {
                 gradient(j, InScratch ? dy_slots[j] : d[k].value(), g);
                 const pack x_pack = InScratch ? x_slots[j] : v[k].value();
                 for (int w = 0; w < width; ++w) {
-                  partial_dot += g[w] * widened<accumulation_type>(x_pack, w);
+                  partial_dot +=
+                      g[w] *
+                      backend::template widened<accumulation_type>(x_pack, w);
                 }
               });
             }
@@ -176,10 +179,12 @@ struct BackwardKernel {
             pack out;
             accumulation_pack terms;
             for (int w = 0; w < width; ++w) {
-              const auto x_value = widened<accumulation_type>(x_pack, w);
+              const auto x_value =
+                  backend::template widened<accumulation_type>(x_pack, w);
               out.lane[w] = static_cast<value_type>(r * g[w] - c * x_value);
               terms.lane[w] =
-                  widened<accumulation_type>(dy_pack, w) * x_value * r;
+                  backend::template widened<accumulation_type>(dy_pack, w) *
+                  x_value * r;
             }
             dx(row, j) = out;
             if constexpr (InScratch) {

@@ -112,10 +112,9 @@ void launch_forward(const char* function, const ExecutionSpace& space,
             x, residual, sum, weight, y, rstd, eps, output),
         workspace);
   }
-  // On the host, 16-bit rows of shifted Packs ran 6.5 times slower than
-  // element by element (log 80): there only wider values take them.
   if constexpr (!is_head_rows_v<XRows> &&
-                (sizeof(value_type) >= 4 || is_gpu_v<ExecutionSpace>)) {
+                Backend<ExecutionSpace>::template reads_shifted_packs<
+                    value_type>()) {
     if (rows_lead_as<width>(x, x) && rows_lead_as<width>(residual, x) &&
         rows_lead_as<width>(sum, x) && rows_lead_as<width>(y, x)) {
       return launch_in_chosen_shape(

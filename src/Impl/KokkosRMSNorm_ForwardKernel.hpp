@@ -207,7 +207,7 @@ struct RMSNormKernel : Math {
     HeldPack<weight_pack> held_weight[PacksPerLane] = {};  // if loaded early
     // The weight's factors of Pack k of a sweep, Pack j of the row.
     const auto factors_of = [&](int k, int j) {
-      return this->weight.template convert<accumulation_type>(
+      return this->weight.template convert<backend, accumulation_type>(
           loads_weight_early ? held_weight[k].value()
                              : this->weight_at(first_row, j));
     };
@@ -248,14 +248,15 @@ struct RMSNormKernel : Math {
               if constexpr (Math::scales_each_row) {
                 const auto factors = factors_of(k, j);
                 for_each_row(rows, [&](int r) {
-                  Math::add_squares(h(r), values[r]);
+                  Math::template add_squares<backend>(h(r), values[r]);
                   values.join(
                       RowsPerThread + r,
                       this->template largest_product<backend>(h(r), factors));
                 });
               } else {
-                for_each_row(
-                    rows, [&](int r) { Math::add_squares(h(r), values[r]); });
+                for_each_row(rows, [&](int r) {
+                  Math::template add_squares<backend>(h(r), values[r]);
+                });
               }
             });
           }
@@ -411,8 +412,8 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
         [&](int lane, row_sums& lane_sums) {
           for (int start = packs.first; start < packs.second; start += sweep) {
             this->for_each_held(lane, start, packs.second, [&](int, int j) {
-              Math::add_squares(this->template peek<backend>(row, j),
-                                lane_sums[0]);
+              Math::template add_squares<backend>(
+                  this->template peek<backend>(row, j), lane_sums[0]);
             });
           }
         },

@@ -9,7 +9,6 @@
 #include <Kokkos_Core.hpp>
 
 #include "KokkosRMSNorm_None.hpp"
-#include "KokkosRMSNorm_Numerics.hpp"
 
 namespace KokkosRMSNorm::Impl {
 
@@ -53,26 +52,6 @@ struct HeldPack<Pack<T, Width>, std::enable_if_t<(sizeof(T) < 4)>> {
     return pack;
   }
 };
-
-// Value k of `pack` in Accumulation. A bfloat16 is the upper half of a
-// float, so it is widened from the 32-bit word that holds it and its
-// neighbour (little-endian) by a shift or a mask: no 16-bit register takes
-// part, which keeps nvcc's bf16 kernels from spilling (log 74).
-template <class Accumulation, class T, int Width>
-KOKKOS_FORCEINLINE_FUNCTION Accumulation widened(const Pack<T, Width>& pack,
-                                                 int k) {
-  if constexpr (is_bfloat16_v<T> && sizeof(T) == 2 && Width % 2 == 0) {
-    std::uint32_t words[Width / 2];
-    memcpy(words, &pack, sizeof pack);
-    const std::uint32_t bits =
-        k % 2 == 0 ? words[k / 2] << 16 : words[k / 2] & 0xffff0000u;
-    float value;
-    memcpy(&value, &bits, sizeof value);
-    return value;
-  } else {
-    return static_cast<Accumulation>(pack.lane[k]);
-  }
-}
 
 // Elements per 16-byte Pack.
 template <class T>

@@ -100,7 +100,8 @@ struct RowMath {
     pack h;
     for (int k = 0; k < width; ++k) {
       h.lane[k] = Backend::template round_to<value_type>(
-          widened<accumulation_type>(a, k) + widened<accumulation_type>(b, k));
+          Backend::template widened<accumulation_type>(a, k) +
+          Backend::template widened<accumulation_type>(b, k));
     }
     return h;
   }
@@ -114,10 +115,11 @@ struct RowMath {
     }
   }
 
+  template <class Backend>
   KOKKOS_INLINE_FUNCTION static void add_squares(
       const pack& v, accumulation_type& sum_of_squares) {
     for (int k = 0; k < width; ++k) {
-      const auto value = widened<accumulation_type>(v, k);
+      const auto value = Backend::template widened<accumulation_type>(v, k);
       sum_of_squares += value * value;
     }
   }
@@ -136,12 +138,12 @@ struct RowMath {
 
   // Pack j of y, h * rstd * weight factor, where `factors` is the weight's
   // Pack j as weight.convert returned it.
-  template <class Factors>
+  template <class Backend, class Factors>
   KOKKOS_INLINE_FUNCTION void scaled(const pack& h, accumulation_type rstd,
                                      const Factors& factors,
                                      accumulation_type (&values)[width]) const {
     for (int k = 0; k < width; ++k) {
-      values[k] = widened<accumulation_type>(h, k) * rstd;
+      values[k] = Backend::template widened<accumulation_type>(h, k) * rstd;
     }
     weight.scale(factors, values);
   }
@@ -153,7 +155,7 @@ struct RowMath {
   KOKKOS_INLINE_FUNCTION accumulation_type
   largest_product(const pack& h, const Factors& factors) const {
     accumulation_type values[width];
-    scaled(h, accumulation_type(1), factors, values);
+    scaled<Backend>(h, accumulation_type(1), factors, values);
     accumulation_type largest = 0;
     for (int k = 0; k < width; ++k) {
       largest = Backend::larger_magnitude(largest, values[k]);
@@ -170,7 +172,7 @@ struct RowMath {
       const Factors& factors,
       [[maybe_unused]] accumulation_type multiplier) const {
     accumulation_type values[width];
-    scaled(h, rstd, factors, values);
+    scaled<Backend>(h, rstd, factors, values);
     typename YRows::non_const_value_type out;
     if constexpr (quantizes) {
       for (int k = 0; k < width; ++k) {

@@ -36,7 +36,8 @@ struct PartialSumsKernel {
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, static_cast<int>(math.packs_per_row())),
         [&](int j, accumulation_type& sum) {
-          Math::add_squares(math.template load<PortableBackend>(row, j), sum);
+          Math::template add_squares<PortableBackend>(
+              math.template load<PortableBackend>(row, j), sum);
         },
         total);
     Kokkos::single(Kokkos::PerTeam(team), [&]() { sums(row) = total; });
@@ -60,7 +61,7 @@ struct FinishKernel {
         [&](int j) {
           math.template store_scaled<PortableBackend>(
               row, j, math.reload(row, j), rstd,
-              math.weight.template convert<accumulation_type>(
+              math.weight.template convert<PortableBackend, accumulation_type>(
                   math.weight_at(row, j)),
               accumulation_type(1));
         });

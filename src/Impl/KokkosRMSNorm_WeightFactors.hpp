@@ -55,14 +55,14 @@ struct WeightFactors {
 
   // The factors of `stored`, a Pack that load returned, in Accumulation:
   // converted once for every row that a lane scales with them.
-  template <class Accumulation, class Stored>
+  template <class Backend, class Accumulation, class Stored>
   KOKKOS_INLINE_FUNCTION static auto convert(const Stored& stored) {
     if constexpr (is_none_v<Stored>) {
       return None();
     } else {
       Pack<Accumulation, Stored::width> factors;
       for (int k = 0; k < Stored::width; ++k) {
-        const auto factor = widened<Accumulation>(stored, k);
+        const auto factor = Backend::template widened<Accumulation>(stored, k);
         factors.lane[k] = AddOne ? Accumulation(1) + factor : factor;
       }
       return factors;

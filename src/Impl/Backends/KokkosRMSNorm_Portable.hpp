@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "../KokkosRMSNorm_Pack.hpp"
 #include "../KokkosRMSNorm_Quantize.hpp"
 #include "../KokkosRMSNorm_RowSums.hpp"
 
@@ -24,6 +25,14 @@ struct PortableBackend {
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static T load_evicting_last(const T* p) {
     return *p;
+  }
+
+  // Value k of `pack` in Accumulation: the one way a kernel reads a Pack's
+  // value in its accumulation type.
+  template <class Accumulation, class T, int Width>
+  KOKKOS_FORCEINLINE_FUNCTION static Accumulation widened(
+      const Pack<T, Width>& pack, int k) {
+    return static_cast<Accumulation>(pack.lane[k]);
   }
 
   // `value` rounded to T, the type of the values stored.
@@ -73,6 +82,13 @@ struct PortableBackend {
   template <class ExecutionSpace>
   static int max_teams_per_row(const ExecutionSpace&) {
     return 1;
+  }
+
+  // Whether rows of T that do not start on a Pack are read as Packs shifted
+  // by the rows' lead (ShiftedPackRows), rather than element by element.
+  template <class T>
+  static constexpr bool reads_shifted_packs() {
+    return true;
   }
 
   // Whether a team may hold its rows in team scratch instead of registers.

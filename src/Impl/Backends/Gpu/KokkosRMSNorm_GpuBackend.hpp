@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 #include <Kokkos_Core.hpp>
 
 #include "../../KokkosRMSNorm_LaunchShape.hpp"
+#include "../../KokkosRMSNorm_Numerics.hpp"
+#include "../../KokkosRMSNorm_Pack.hpp"
 #include "../KokkosRMSNorm_Portable.hpp"
 
 namespace KokkosRMSNorm::Impl {
@@ -20,6 +24,27 @@ struct GpuBackend : PortableBackend {
   // Lanes that run in lockstep: 32 on NVIDIA GPUs, 64 or 32 on AMD ones.
   static int warp_width() {
     return Kokkos::TeamPolicy<ExecutionSpace>::vector_length_max();
+  }
+
+  // Value k of `pack` in Accumulation. A bfloat16 is the upper half of a
+  // float, so it is widened from the 32-bit word that holds it and its
+  // neighbour (little-endian) by a shift or a mask: no 16-bit register takes
+  // part, which keeps nvcc's bf16 kernels from spilling (log 74). Host
+  // compilers vectorize the lane's own conversion instead (log 81).
+  template <class Accumulation, class T, int Width>
+  KOKKOS_FORCEINLINE_FUNCTION static Accumulation widened(
+      const Pack<T, Width>& pack, int k) {
+    if constexpr (is_bfloat16_v<T> && sizeof(T) == 2 && Width % 2 == 0) {
+      std::uint32_t words[Width / 2];
+      memcpy(words, &pack, sizeof pack);
+      const std::uint32_t bits =
+          k % 2 == 0 ? words[k / 2] << 16 : words[k / 2] & 0xffff0000u;
+      float value;
+      memcpy(&value, &bits, sizeof value);
+      return value;
+    } else {
+      return static_cast<Accumulation>(pack.lane[k]);
+    }
   }
 
   static constexpr bool holds_rows_in_scratch = true;

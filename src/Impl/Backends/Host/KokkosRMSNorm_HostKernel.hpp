@@ -99,7 +99,8 @@ struct HostRowsKernel {
     accumulation_type partial[packs_a_step][width] = {};
     const auto add_squares = [&](int step, const auto& pack) {
       for (int k = 0; k < width; ++k) {
-        const auto value = widened<accumulation_type>(pack, k);
+        const auto value =
+            Backend::template widened<accumulation_type>(pack, k);
         partial[step][k] += value * value;
       }
     };
@@ -124,7 +125,7 @@ struct HostRowsKernel {
   }
 
   KOKKOS_INLINE_FUNCTION auto factors(std::size_t row, int pack_index) const {
-    return math.weight.template convert<accumulation_type>(
+    return math.weight.template convert<Backend, accumulation_type>(
         math.weight_at(row, pack_index));
   }
 
