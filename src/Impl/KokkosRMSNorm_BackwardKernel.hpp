@@ -181,7 +181,8 @@ struct BackwardKernel {
             for (int w = 0; w < width; ++w) {
               const auto x_value =
                   backend::template widened<accumulation_type>(x_pack, w);
-              out.lane[w] = static_cast<value_type>(r * g[w] - c * x_value);
+              out.lane[w] = backend::template round_to<value_type>(r * g[w] -
+                                                                   c * x_value);
               terms.lane[w] =
                   backend::template widened<accumulation_type>(dy_pack, w) *
                   x_value * r;
@@ -282,7 +283,9 @@ struct SumPartials {
               }
               out_pack out;
               for (int w = 0; w < width; ++w) {
-                out.lane[w] = static_cast<out_type>(total.lane[w]);
+                out.lane[w] =
+                    Backend<ExecutionSpace>::template round_to<out_type>(
+                        total.lane[w]);
               }
               dweight(first + column) = out;
             }
