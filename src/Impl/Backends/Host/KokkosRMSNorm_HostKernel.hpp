@@ -16,7 +16,8 @@ namespace KokkosRMSNorm::Impl {
 // longer than one core's L2 holds beside their output and weight, a row a
 // team whose threads each take one contiguous part of it (a TeamPolicy,
 // one barrier a sweep). Each part is swept twice, the second time from
-// cache. The sum of squares keeps packs_a_step x width independent partial
+// cache (with a residual, h = x + residual is stored in a sweep of its
+// own first). The sum of squares keeps packs_a_step x width independent partial
 // sums (partial[s] for Packs s, s + packs_a_step, ...), so that the compiler
 // holds them in vector registers without reordering float additions, which
 // it may not do (it does: LOG 59); they are added in one fixed order at the
@@ -104,16 +105,30 @@ struct HostRowsKernel {
         partial[step][k] += value * value;
       }
     };
+    // h = x + residual is stored for the whole part before its squares are
+    // summed from cache: g++ vectorizes neither in one loop (log 83).
+    if constexpr (Math::adds_residual) {
+      for (int j = begin; j < end; ++j) {
+        math.template load<Backend>(row, j);
+      }
+    }
+    const auto first_read = [&](int j) {
+      if constexpr (Math::adds_residual) {
+        return math.reload(row, j);
+      } else {
+        return math.template load<Backend>(row, j);
+      }
+    };
     int j = begin;
     for (; j + packs_a_step <= end; j += packs_a_step) {
       for (int step = 0; step < packs_a_step; ++step) {
-        add_squares(step, math.template load<Backend>(row, j + step));
+        add_squares(step, first_read(j + step));
       }
     }
     // The last (end - begin) % packs_a_step Packs (step < packs_a_step,
     // stated so that g++ sees partial's bound where end is a constant).
     for (int step = 0; step < packs_a_step && j < end; ++j, ++step) {
-      add_squares(step, math.template load<Backend>(row, j));
+      add_squares(step, first_read(j));
     }
     accumulation_type sum = 0;
     for (int step = 0; step < packs_a_step; ++step) {
