@@ -45,21 +45,24 @@ using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, Space>;
 constexpr double eps = 1e-6;
 constexpr int repeats = 21;
 
+// The median of `repeats` calls of f in microseconds, each call started
+// and finished together on the ranks of `comm` (MPI_COMM_SELF: this rank
+// alone).
 template <class F>
-double median_us(const F& f) {
-  std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) {
-    MPI_Barrier(MPI_COMM_WORLD);
+double median_us(MPI_Comm comm, const F& f) {
+  std::vector<double> times(repeats);
+  for (double& time : times) {
+    MPI_Barrier(comm);
     const auto start = std::chrono::steady_clock::now();
     f();
     Space().fence();
-    MPI_Barrier(MPI_COMM_WORLD);
-    times.push_back(std::chrono::duration<double, std::micro>(
-                        std::chrono::steady_clock::now() - start)
-                        .count());
+    MPI_Barrier(comm);
+    time = std::chrono::duration<double, std::micro>(
+               std::chrono::steady_clock::now() - start)
+               .count();
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  std::nth_element(times.begin(), times.begin() + repeats / 2, times.end());
+  return times[repeats / 2];
 }
 
 // Every rank's `local` (the same bytes on each) into `all`, rank by rank:
@@ -97,20 +100,23 @@ class AllGather {
 };
 
 // Times one shape; returns whether the shards agree on every rank.
-bool time_shape(int rank, int ranks, int tokens, int hidden) {
-  const int shard = hidden / ranks;
+bool time_shape(int rank, int ranks, int tokens, int hidden_asked) {
+  // Rows of whole shards: hidden_asked rounded down to a multiple of ranks.
+  const int shard = hidden_asked / ranks;
+  const int hidden = shard * ranks;
   Matrix q("q shard", tokens, shard), y("y shard", tokens, shard);
   Kokkos::View<T*, Space> weight("weight shard", shard);
   Kokkos::Random_XorShift64_Pool<Space> random(100 + rank);
   Kokkos::fill_random(q, random, T(-1.0f), T(1.0f));
   Kokkos::fill_random(weight, random, T(0.5f), T(1.5f));
 
-  const double sharded_us = median_us([&] {
+  const double sharded_us = median_us(MPI_COMM_WORLD, [&] {
     KokkosRMSNorm::rms_norm(Space(), MPI_COMM_WORLD, q, weight, y, eps);
   });
   Kokkos::View<float*, Space> sums("sums", tokens);
-  const double all_reduce_us = median_us(
-      [&] { KokkosRMSNorm::Impl::all_reduce_sums(MPI_COMM_WORLD, sums); });
+  const double all_reduce_us = median_us(MPI_COMM_WORLD, [&] {
+    KokkosRMSNorm::Impl::all_reduce_sums(MPI_COMM_WORLD, sums);
+  });
 
   Kokkos::View<T***, Kokkos::LayoutRight, Space> gathered("gathered", ranks,
                                                           tokens, shard);
@@ -118,8 +124,8 @@ bool time_shape(int rank, int ranks, int tokens, int hidden) {
   Kokkos::View<T*, Space> whole_weight("whole weight", hidden);
   AllGather(weight, whole_weight.data(), ranks)();
   const AllGather gather(q, gathered.data(), ranks);
-  const double gather_us = median_us(gather);
-  const double all_gather_us = median_us([&] {
+  const double gather_us = median_us(MPI_COMM_WORLD, gather);
+  const double all_gather_us = median_us(MPI_COMM_WORLD, [&] {
     gather();
     Kokkos::parallel_for(
         "rows from shards",
@@ -145,29 +151,13 @@ bool time_shape(int rank, int ranks, int tokens, int hidden) {
   }
   MPI_Allreduce(MPI_IN_PLACE, &agree, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 
-  // One rank's device normalizing the whole rows, and copying their bytes.
-  double unsharded_us = 0, copy_us = 0;
+  // Rank 0's device normalizing the whole rows, and copying their bytes.
   if (rank == 0) {
-    const auto time_alone = [&](const auto& f) {
-      std::vector<double> times;
-      for (int r = 0; r < repeats; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        f();
-        Space().fence();
-        times.push_back(std::chrono::duration<double, std::micro>(
-                            std::chrono::steady_clock::now() - start)
-                            .count());
-      }
-      std::sort(times.begin(), times.end());
-      return times[times.size() / 2];
-    };
-    unsharded_us = time_alone([&] {
+    const double unsharded_us = median_us(MPI_COMM_SELF, [&] {
       KokkosRMSNorm::rms_norm(Space(), whole, whole_weight, whole_y, eps);
     });
-    copy_us = time_alone([&] { Kokkos::deep_copy(Space(), whole_y, whole); });
-  }
-
-  if (rank == 0) {
+    const double copy_us = median_us(
+        MPI_COMM_SELF, [&] { Kokkos::deep_copy(Space(), whole_y, whole); });
     std::printf(
         "{\"dtype\": \"%s\", \"ranks\": %d, \"M\": %d, \"N\": %d, "
         "\"sharded_us\": %.2f, \"all_reduce_us\": %.2f, \"all_gather_us\": "
