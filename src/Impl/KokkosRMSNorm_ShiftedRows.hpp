@@ -58,14 +58,23 @@ struct ShiftedPackRows {
     return first >= 0 && first + Width <= n;
   }
 
+  // Aligned Pack j of the row, its address rounded down from the row's
+  // start so that the compiler knows it aligned: as the row's start plus
+  // first_of, nvcc stored 16-bit Packs value by value (log 84).
+  KOKKOS_INLINE_FUNCTION PackOf<T, Width>* pack_at(std::size_t row,
+                                                   int j) const {
+    const auto start = reinterpret_cast<std::uintptr_t>(row_start(row));
+    return reinterpret_cast<PackOf<T, Width>*>(start - start % sizeof(pack)) +
+           j;
+  }
+
   // Pack j of the row, whole where it lies inside the row (through
   // Backend::load_evicting_last), value by value at the row's ends.
   template <class Backend>
   KOKKOS_INLINE_FUNCTION pack load(std::size_t row, int j) const {
     const int first = first_of(row, j);
     if (inside(first)) {
-      return Backend::load_evicting_last(
-          reinterpret_cast<const pack*>(row_start(row) + first));
+      return Backend::load_evicting_last(pack_at(row, j));
     }
     return load_ends(row, first);
   }
@@ -73,7 +82,7 @@ struct ShiftedPackRows {
   KOKKOS_INLINE_FUNCTION pack read(std::size_t row, int j) const {
     const int first = first_of(row, j);
     if (inside(first)) {
-      return *reinterpret_cast<const pack*>(row_start(row) + first);
+      return *pack_at(row, j);
     }
     return load_ends(row, first);
   }
@@ -83,7 +92,7 @@ struct ShiftedPackRows {
     const int first = first_of(row, j);
     T* start = row_start(row);
     if (inside(first)) {
-      *reinterpret_cast<pack*>(start + first) = value;
+      *pack_at(row, j) = value;
       return;
     }
     for (int k = 0; k < Width; ++k) {
