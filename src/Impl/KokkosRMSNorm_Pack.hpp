@@ -24,14 +24,14 @@ struct alignas(sizeof(T) * Width) Pack {
 // How a lane holds a Pack (or None) in registers between a load and a use:
 // as it is, or, for 16-bit values, as the 32-bit words it was loaded as.
 // Held as Packs, each 16-bit value takes a register of its own; as words,
-// two share one, which leaves registers for more teams (log 29).
+// two share one, which leaves registers for more teams (log 29). `hold`
+// takes the Pack by value: copied to words from a reference into global
+// memory, nvcc read it byte by byte (log 85).
 template <class P, class = void>
 struct HeldPack {
   P pack;
 
-  KOKKOS_INLINE_FUNCTION static HeldPack hold(const P& loaded) {
-    return {loaded};
-  }
+  KOKKOS_INLINE_FUNCTION static HeldPack hold(P loaded) { return {loaded}; }
   KOKKOS_INLINE_FUNCTION P value() const { return pack; }
 };
 
@@ -40,7 +40,7 @@ struct HeldPack<Pack<T, Width>, std::enable_if_t<(sizeof(T) < 4)>> {
   using P = Pack<T, Width>;
   std::uint32_t words[(sizeof(P) + 3) / 4];
 
-  KOKKOS_INLINE_FUNCTION static HeldPack hold(const P& loaded) {
+  KOKKOS_INLINE_FUNCTION static HeldPack hold(P loaded) {
     HeldPack held{};
     memcpy(held.words, &loaded, sizeof(P));
     return held;
