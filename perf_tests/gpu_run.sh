@@ -81,7 +81,9 @@ run() {
 
 # The surface in parts of a dtype and a few row lengths each, a JSON each,
 # so that a part cut short by a time limit costs only itself; about 9
-# minutes on the H200 (smoke: one part a dtype, about a minute).
+# minutes on the H200 (smoke: one part a dtype, about a minute). DTYPES
+# (default: all four) names the dtypes to run, so that a run can be split
+# across calls; surface.py then reads every part's JSON at once.
 surface() {
   local build_dir=$1 out=$2 smoke=${3:-}
   mkdir -p "$out"
@@ -92,7 +94,7 @@ surface() {
                 "16384|18432|24576|32768|65536")
   local flag=--surface dtype group
   if [ -n "$smoke" ]; then flag=--surface=smoke; groups=("[0-9]+"); fi
-  for dtype in float32 bfloat16 float16 float64; do
+  for dtype in ${DTYPES:-float32 bfloat16 float16 float64}; do
     for group in "${!groups[@]}"; do
       "$build_dir"/perf_tests/KokkosRMSNorm_PerfTest "$flag" \
         --benchmark_repetitions=1 --benchmark_min_time=${MIN_TIME:-0.015} \
