@@ -15,22 +15,58 @@
 #include "KokkosRMSNorm_WeightFactors.hpp"
 
 // The backward kernels and their launcher, in one file since the launch
-// carves the workspace that both kernels share: BackwardKernel (dx and the
-// groups' partial weight gradients), SumPartials (their sum, in a fixed
-// order) and launch_rms_norm_backward.
+// carves the workspace that both kernels share: BackwardPass (what a pass
+// reads and writes), BackwardKernel (dx and the groups' partial weight
+// gradients, on a GPU; the host's cores run the backend's kernel),
+// SumPartials (their sum, in a fixed order) and launch_rms_norm_backward.
 
 namespace KokkosRMSNorm::Impl {
 
-// The backward pass over groups of consecutive rows, a team per group, each
-// thread of the team a lane holding PacksPerLane Packs of dy and x. For each
-// row, with g = dy * weight factor:
+// What one backward pass reads and writes, rows of Packs, and its
+// constants, as every backward kernel takes them. For each row, with g = dy
+// * weight factor:
 //   dx = rstd * g - x * rstd^3 * sum(g * x) / N,
-// and, unless Partials is None, the group's partial weight gradient
+// and, unless Partials is None, the partial weight gradient of each group of
+// rows_per_group consecutive rows
 //   partials(group, j) = sum over the group's rows of dy(row, j) * x(row, j)
 //   * rstd(row)
-// in the accumulation type, always added in row order by the lane that owns
-// Pack j, so it is the same bits on every run. A Resident row, which the
-// lanes cover in one sweep, is read once and the partial sums stay in
+// in the accumulation type, always added in row order, so it is the same
+// bits on every run.
+template <class DYRows, class XRows, class Weight, class RstdValues,
+          class DXRows, class Partials>
+struct BackwardPass {
+  using pack = typename DXRows::non_const_value_type;
+  using value_type = typename pack::value_type;
+  using accumulation_type = accumulation_type_t<value_type>;
+  // Whether the pass sums partial weight gradients (dweight is wanted).
+  static constexpr bool sums_weight = !is_none_v<Partials>;
+  static constexpr int width = pack::width;
+
+  DYRows dy;
+  XRows x;
+  Weight weight;
+  RstdValues rstd;
+  DXRows dx;
+  Partials partials;
+  int rows_per_group;
+  accumulation_type inverse_n;  // 1 / elements per row
+
+  // g = dy * weight factor for Pack j, whose dy is `d`.
+  template <class Backend>
+  KOKKOS_INLINE_FUNCTION void gradient(int j, const pack& d,
+                                       accumulation_type (&g)[width]) const {
+    for (int w = 0; w < width; ++w) {
+      g[w] = Backend::template widened<accumulation_type>(d, w);
+    }
+    weight.scale(
+        weight.template convert<Backend, accumulation_type>(weight.load(j)), g);
+  }
+};
+
+// The backward pass (BackwardPass) on a GPU, a team per group of rows, each
+// thread of the team a lane holding PacksPerLane Packs of dy and x. The lane
+// that owns Pack j adds its partial weight gradients. A Resident row, which
+// the lanes cover in one sweep, is read once and the partial sums stay in
 // registers until the group ends; a longer row is read twice and its
 // partial sums are added in the workspace row by row. As in RMSNormKernel,
 // each lane takes exactly one index of its range. InScratch, a Resident
@@ -39,25 +75,17 @@ namespace KokkosRMSNorm::Impl {
 // it has used them, so that the next row's loads are in flight while the
 // team finishes the current one (see the backend's copy_to_scratch).
 template <int PacksPerLane, bool Resident, bool InScratch, class ExecutionSpace,
-          class DYRows, class XRows, class Weight, class RstdValues,
-          class DXRows, class Partials>
+          class Pass>
 struct BackwardKernel {
-  using pack = typename DXRows::non_const_value_type;
-  using value_type = typename pack::value_type;
-  using accumulation_type = accumulation_type_t<value_type>;
-  static constexpr int width = pack::width;
+  using pack = typename Pass::pack;
+  using value_type = typename Pass::value_type;
+  using accumulation_type = typename Pass::accumulation_type;
+  static constexpr int width = Pass::width;
   using accumulation_pack = Pack<accumulation_type, width>;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using backend = Backend<ExecutionSpace>;
 
-  DYRows dy;
-  XRows x;
-  Weight weight;
-  RstdValues rstd;
-  DXRows dx;
-  Partials partials;
-  int rows_per_team;
-  accumulation_type inverse_n;  // 1 / elements per row
+  Pass pass;
 
   // Calls f(k, j) for each Pack j of the sweep starting at Pack `start` that
   // lane holds as its k-th.
@@ -86,8 +114,8 @@ struct BackwardKernel {
   KOKKOS_INLINE_FUNCTION void copy_to_slots(std::size_t row, int j,
                                             pack* dy_slots,
                                             pack* x_slots) const {
-    backend::copy_to_scratch(&dy_slots[j], &dy(row, j));
-    backend::copy_to_scratch(&x_slots[j], &x(row, j));
+    backend::copy_to_scratch(&dy_slots[j], &pass.dy(row, j));
+    backend::copy_to_scratch(&x_slots[j], &pass.x(row, j));
   }
 
   // Loads the Packs of dy and x of a sweep that lane holds.
@@ -96,31 +124,20 @@ struct BackwardKernel {
                                    HeldPack<pack> (&d)[PacksPerLane],
                                    HeldPack<pack> (&v)[PacksPerLane]) const {
     for_each_held(lane, lanes, start, packs, [&](int k, int j) {
-      d[k] = HeldPack<pack>::hold(dy(row, j));
-      v[k] = HeldPack<pack>::hold(x(row, j));
+      d[k] = HeldPack<pack>::hold(pass.dy(row, j));
+      v[k] = HeldPack<pack>::hold(pass.x(row, j));
     });
   }
 
-  // g = dy * weight factor for Pack j.
-  KOKKOS_INLINE_FUNCTION void gradient(int j, const pack& d,
-                                       accumulation_type (&g)[width]) const {
-    for (int w = 0; w < width; ++w) {
-      g[w] = backend::template widened<accumulation_type>(d, w);
-    }
-    weight.scale(
-        weight.template convert<backend, accumulation_type>(weight.load(j)), g);
-  }
-
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    constexpr bool sums_weight = !is_none_v<Partials>;
-    const int packs = static_cast<int>(x.extent(1));
+    const int packs = static_cast<int>(pass.x.extent(1));
     const int lanes = team.team_size();
     const int sweep = lanes * PacksPerLane;
     const int sweeps = Resident ? 1 : (packs + sweep - 1) / sweep;
     const int group = team.league_rank();
-    const std::size_t first = std::size_t(group) * rows_per_team;
-    const std::size_t end = first + rows_per_team;
-    const std::size_t last = end < x.extent(0) ? end : x.extent(0);
+    const std::size_t first = std::size_t(group) * pass.rows_per_group;
+    const std::size_t end = first + pass.rows_per_group;
+    const std::size_t last = end < pass.x.extent(0) ? end : pass.x.extent(0);
     // Zeroed because g++ cannot see that each read follows a load.
     HeldPack<pack> d[PacksPerLane] = {}, v[PacksPerLane] = {};
     accumulation_pack weight_sums[PacksPerLane] = {};  // Resident only
@@ -141,7 +158,7 @@ struct BackwardKernel {
       }
     }
     for (std::size_t row = first; row < last; ++row) {
-      const accumulation_type r = rstd(row);
+      const accumulation_type r = pass.rstd(row);
       accumulation_type dot = 0;
       Kokkos::parallel_reduce(
           Kokkos::TeamThreadRange(team, lanes),
@@ -154,7 +171,8 @@ struct BackwardKernel {
               }
               for_each_held(lane, lanes, start, packs, [&](int k, int j) {
                 accumulation_type g[width];
-                gradient(j, InScratch ? dy_slots[j] : d[k].value(), g);
+                pass.template gradient<backend>(
+                    j, InScratch ? dy_slots[j] : d[k].value(), g);
                 const pack x_pack = InScratch ? x_slots[j] : v[k].value();
                 for (int w = 0; w < width; ++w) {
                   partial_dot +=
@@ -165,7 +183,7 @@ struct BackwardKernel {
             }
           },
           dot);
-      const accumulation_type c = r * r * r * dot * inverse_n;
+      const accumulation_type c = r * r * r * dot * pass.inverse_n;
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int lane) {
         for (int start = 0; start < sweeps * sweep; start += sweep) {
           if constexpr (!Resident) {
@@ -175,7 +193,7 @@ struct BackwardKernel {
             const pack dy_pack = InScratch ? dy_slots[j] : d[k].value(),
                        x_pack = InScratch ? x_slots[j] : v[k].value();
             accumulation_type g[width];
-            gradient(j, dy_pack, g);
+            pass.template gradient<backend>(j, dy_pack, g);
             pack out;
             accumulation_pack terms;
             for (int w = 0; w < width; ++w) {
@@ -187,7 +205,7 @@ struct BackwardKernel {
                   backend::template widened<accumulation_type>(dy_pack, w) *
                   x_value * r;
             }
-            dx(row, j) = out;
+            pass.dx(row, j) = out;
             if constexpr (InScratch) {
               // The slots' values are used (dx stored from them): the next
               // row may take their place.
@@ -195,12 +213,12 @@ struct BackwardKernel {
                 copy_to_slots(row + 1, j, dy_slots, x_slots);
               }
             }
-            if constexpr (sums_weight && Resident) {
+            if constexpr (Pass::sums_weight && Resident) {
               for (int w = 0; w < width; ++w) {
                 weight_sums[k].lane[w] += terms.lane[w];
               }
-            } else if constexpr (sums_weight) {
-              auto& partial = partials(group, j);
+            } else if constexpr (Pass::sums_weight) {
+              auto& partial = pass.partials(group, j);
               for (int w = 0; w < width; ++w) {
                 partial.lane[w] = row == first
                                       ? terms.lane[w]
@@ -211,10 +229,10 @@ struct BackwardKernel {
         }
       });
     }
-    if constexpr (sums_weight && Resident) {
+    if constexpr (Pass::sums_weight && Resident) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int lane) {
         for_each_held(lane, lanes, 0, packs, [&](int k, int j) {
-          partials(group, j) = weight_sums[k];
+          pass.partials(group, j) = weight_sums[k];
         });
       });
     }
@@ -375,46 +393,58 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
           shape.teams, packs);
     }
   }();
-  const auto weight_packs = weight_factors<Width>(weight);
-  const auto launch = [&](auto packs_per_lane, auto resident, auto in_scratch) {
-    using Kernel =
-        BackwardKernel<decltype(packs_per_lane)::value,
-                       decltype(resident)::value, decltype(in_scratch)::value,
-                       ExecutionSpace, decltype(as_pack_rows<Width>(dy)),
-                       decltype(as_pack_rows<Width>(x)), decltype(weight_packs),
-                       RstdValues, decltype(dx_packs), decltype(partials)>;
-    Kokkos::parallel_for(
-        "KokkosRMSNorm::rms_norm_backward",
-        Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 1>>(
-            space, shape.teams, shape.team_size)
-            .set_scratch_size(
-                0, Kokkos::PerTeam(Kernel::scratch_bytes(shape.team_size))),
-        Kernel{as_pack_rows<Width>(dy), as_pack_rows<Width>(x), weight_packs,
-               rstd, dx_packs, partials, shape.rows_per_team,
-               accumulation_type(1) /
-                   static_cast<accumulation_type>(x.extent(1))});
-  };
-  // Only 16-bit rows are held in scratch, where the backend holds rows
-  // there: only those kernels are instantiated.
-  const auto launch_four_held = [&] {
-    if constexpr (Width > 4 && backend::holds_rows_in_scratch) {
-      if (shape.holding == LaunchShape::Holding::team_scratch) {
-        return launch(std::integral_constant<int, 4>(), std::true_type(),
-                      std::true_type());
+  const BackwardPass<decltype(as_pack_rows<Width>(dy)),
+                     decltype(as_pack_rows<Width>(x)),
+                     decltype(weight_factors<Width>(weight)), RstdValues,
+                     decltype(dx_packs), decltype(partials)>
+      pass{as_pack_rows<Width>(dy),
+           as_pack_rows<Width>(x),
+           weight_factors<Width>(weight),
+           rstd,
+           dx_packs,
+           partials,
+           shape.rows_per_team,
+           accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};
+  constexpr const char* label = "KokkosRMSNorm::rms_norm_backward";
+  if constexpr (!backend::uses_team_kernels) {
+    backend::launch_backward(label, space, shape.teams, pass);
+  } else {
+    const auto launch = [&](auto packs_per_lane, auto resident,
+                            auto in_scratch) {
+      using Kernel =
+          BackwardKernel<decltype(packs_per_lane)::value,
+                         decltype(resident)::value, decltype(in_scratch)::value,
+                         ExecutionSpace, decltype(pass)>;
+      Kokkos::parallel_for(
+          label,
+          Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 1>>(
+              space, shape.teams, shape.team_size)
+              .set_scratch_size(
+                  0, Kokkos::PerTeam(Kernel::scratch_bytes(shape.team_size))),
+          Kernel{pass});
+    };
+    // Only 16-bit rows are held in scratch, where the backend holds rows
+    // there: only those kernels are instantiated.
+    const auto launch_four_held = [&] {
+      if constexpr (Width > 4 && backend::holds_rows_in_scratch) {
+        if (shape.holding == LaunchShape::Holding::team_scratch) {
+          return launch(std::integral_constant<int, 4>(), std::true_type(),
+                        std::true_type());
+        }
       }
-    }
-    launch(std::integral_constant<int, 4>(), std::true_type(),
-           std::false_type());
-  };
-  if (shape.teams > 0) {
-    if (shape.sweeps == LaunchShape::Sweeps::two) {
-      launch(std::integral_constant<int, 4>(), std::false_type(),
+      launch(std::integral_constant<int, 4>(), std::true_type(),
              std::false_type());
-    } else if (shape.packs_per_lane == 8) {
-      launch(std::integral_constant<int, 8>(), std::true_type(),
-             std::false_type());
-    } else {
-      launch_four_held();
+    };
+    if (shape.teams > 0) {
+      if (shape.sweeps == LaunchShape::Sweeps::two) {
+        launch(std::integral_constant<int, 4>(), std::false_type(),
+               std::false_type());
+      } else if (shape.packs_per_lane == 8) {
+        launch(std::integral_constant<int, 8>(), std::true_type(),
+               std::false_type());
+      } else {
+        launch_four_held();
+      }
     }
   }
   if constexpr (!is_none_v<DWeight>) {

@@ -16,8 +16,9 @@ namespace KokkosRMSNorm::Impl {
 // plain C++, sums over lanes through Kokkos's reductions, rows never split
 // across teams. A backend with better means hides these with its own.
 struct PortableBackend {
-  // Whether rms_norm and add_rms_norm launch the team kernels of
-  // KokkosRMSNorm_ForwardKernel.hpp; a backend that does not has launch_rows.
+  // Whether rms_norm, add_rms_norm and rms_norm_backward launch the team
+  // kernels (KokkosRMSNorm_ForwardKernel.hpp, BackwardKernel); a backend
+  // that does not has launch_rows and launch_backward.
   static constexpr bool uses_team_kernels = true;
 
   // Loads *p, the first read of x, asking the cache to keep it where the

@@ -14,14 +14,15 @@
 #include "../../KokkosRMSNorm_Numerics.hpp"
 #include "../KokkosRMSNorm_Portable.hpp"
 #include "KokkosRMSNorm_BFloat16Rounding.hpp"
+#include "KokkosRMSNorm_HostBackwardKernel.hpp"
 #include "KokkosRMSNorm_HostKernel.hpp"
 
 namespace KokkosRMSNorm::Impl {
 
 // How the backends that run on the host's cores (Serial, OpenMP, Threads,
-// HPX) launch: rms_norm and add_rms_norm as HostRowsKernel, no teams; the
-// team kernels (the backward pass, and the forward ones where a caller
-// names a LaunchShape) with teams of one thread.
+// HPX) launch: rms_norm and add_rms_norm as HostRowsKernel and the backward
+// pass as HostBackwardKernel, no teams; the forward team kernels (where a
+// caller names a LaunchShape) with teams of one thread.
 struct HostBackend : PortableBackend {
   static constexpr bool uses_team_kernels = false;
 
@@ -58,6 +59,17 @@ struct HostBackend : PortableBackend {
                             Kokkos::IndexType<std::size_t>>(
             space, 0, ceil_div(rows, rows_per_block)),
         HostRowsKernel<HostBackend, Math>{math, rows_per_block});
+  }
+
+  // Launches the backward pass, a group of rows a thread.
+  template <class ExecutionSpace, class Pass>
+  static void launch_backward(const char* label, const ExecutionSpace& space,
+                              int groups, const Pass& pass) {
+    Kokkos::parallel_for(
+        label,
+        Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Static>,
+                            Kokkos::IndexType<std::size_t>>(space, 0, groups),
+        HostBackwardKernel<HostBackend, Pass>{pass});
   }
 
   // 16-bit rows of shifted Packs ran 6.5 times slower on the host's cores
@@ -97,7 +109,8 @@ struct HostBackend : PortableBackend {
                                         1, 1, 4, 1);
   }
 
-  // A backward team per 64th of the rows.
+  // A backward group per 64th of the rows: the same groups, and so the same
+  // bits of dweight, on any number of threads.
   static int backward_rows_per_team(std::size_t rows, std::size_t) {
     return std::max(1, ceil_div(rows, 64));
   }

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#ifndef KOKKOSRMSNORM_IMPL_BACKENDS_HOST_HOSTBACKWARDKERNEL_HPP
+#define KOKKOSRMSNORM_IMPL_BACKENDS_HOST_HOSTBACKWARDKERNEL_HPP
+
+#include <cstddef>
+
+#include <Kokkos_Core.hpp>
+
+namespace KokkosRMSNorm::Impl {
+
+// The backward pass (a BackwardPass) on the host's cores: a group of rows a
+// thread, each row swept twice, the second time from cache. The first sweep
+// sums g * x in packs_a_step x width independent partial sums, which the
+// compiler holds in vector registers (as HostRowsKernel's sum of squares);
+// the second stores dx and adds the row's terms to the group's partial
+// weight gradient. The GPU team kernel, run as teams of one thread, stayed
+// scalar on the host (log 86).
+template <class Backend, class Pass>
+struct HostBackwardKernel {
+  using pack = typename Pass::pack;
+  using value_type = typename Pass::value_type;
+  using accumulation_type = typename Pass::accumulation_type;
+  static constexpr int width = Pass::width;
+  // Packs a step: 16 partial sums in all, an AVX-512 register of floats.
+  static constexpr int packs_a_step = width >= 16 ? 1 : 16 / width;
+
+  Pass pass;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t group) const {
+    const std::size_t first = group * pass.rows_per_group;
+    const std::size_t end = first + pass.rows_per_group;
+    const std::size_t last = end < pass.x.extent(0) ? end : pass.x.extent(0);
+    const int packs = static_cast<int>(pass.x.extent(1));
+    for (std::size_t row = first; row < last; ++row) {
+      const accumulation_type r = pass.rstd(row);
+      const accumulation_type c =
+          r * r * r * gradient_dot_x(row, packs) * pass.inverse_n;
+      if (row == first) {
+        store<true>(row, group, packs, r, c);
+      } else {
+        store<false>(row, group, packs, r, c);
+      }
+    }
+  }
+
+  // The sum over `row` of g * x.
+  KOKKOS_INLINE_FUNCTION accumulation_type gradient_dot_x(std::size_t row,
+                                                          int packs) const {
+    accumulation_type partial[packs_a_step][width] = {};
+    const auto add = [&](int step, int j) {
+      accumulation_type g[width];
+      pass.template gradient<Backend>(j, pass.dy(row, j), g);
+      const pack x_pack = pass.x(row, j);
+      for (int w = 0; w < width; ++w) {
+        partial[step][w] +=
+            g[w] * Backend::template widened<accumulation_type>(x_pack, w);
+      }
+    };
+    int j = 0;
+    for (; j + packs_a_step <= packs; j += packs_a_step) {
+      for (int step = 0; step < packs_a_step; ++step) {
+        add(step, j + step);
+      }
+    }
+    // The last packs % packs_a_step Packs (step < packs_a_step, stated so
+    // that g++ sees partial's bound).
+    for (int step = 0; step < packs_a_step && j < packs; ++j, ++step) {
+      add(step, j);
+    }
+    accumulation_type sum = 0;
+    for (int step = 0; step < packs_a_step; ++step) {
+      for (int w = 0; w < width; ++w) {
+        sum += partial[step][w];
+      }
+    }
+    return sum;
+  }
+
+  // Stores dx of `row` and, where the pass sums them, its terms of the
+  // group's partial weight gradient: the group's first row sets them, the
+  // others add theirs.
+  template <bool FirstOfGroup>
+  KOKKOS_INLINE_FUNCTION void store(std::size_t row, std::size_t group,
+                                    int packs, accumulation_type r,
+                                    accumulation_type c) const {
+    for (int j = 0; j < packs; ++j) {
+      const pack dy_pack = pass.dy(row, j), x_pack = pass.x(row, j);
+      accumulation_type g[width];
+      pass.template gradient<Backend>(j, dy_pack, g);
+      pack out;
+      for (int w = 0; w < width; ++w) {
+        out.lane[w] = Backend::template round_to<value_type>(
+            r * g[w] -
+            c * Backend::template widened<accumulation_type>(x_pack, w));
+      }
+      if constexpr (Pass::sums_weight) {
+        auto& partial = pass.partials(group, j);
+        for (int w = 0; w < width; ++w) {
+          const accumulation_type term =
+              Backend::template widened<accumulation_type>(dy_pack, w) *
+              Backend::template widened<accumulation_type>(x_pack, w) * r;
+          partial.lane[w] = FirstOfGroup ? term : partial.lane[w] + term;
+        }
+      }
+      pass.dx(row, j) = out;
+    }
+  }
+};
+
+}  // namespace KokkosRMSNorm::Impl
+
+#endif
