@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -170,8 +172,73 @@ TYPED_TEST_P(BackwardTest, DeterministicWeightGradient) {
   EXPECT_EQ(bits[0], bits[1]);
 }
 
+TYPED_TEST_P(BackwardTest, EveryTeamKernel) {
+  // The GPUs' kernel (BackwardKernel) in every shape it takes, on every
+  // backend, the host's too (where a team is one thread, and the chooser
+  // picks the host's own kernel): four or eight Packs a lane held in
+  // registers, four held in team scratch (16-bit rows on a GPU; registers
+  // elsewhere), and rows swept twice; rows that fill the lanes or leave some
+  // idle; groups of four rows, the last of one.
+  using T = typename TestFixture::T;
+  using Space = typename TestFixture::Space;
+  using Shape = Impl::BackwardLaunchShape;
+  using Sweeps = Impl::LaunchShape::Sweeps;
+  using Holding = Impl::LaunchShape::Holding;
+  constexpr int width =
+      std::is_same_v<typename TypeParam::layout, Kokkos::LayoutRight>
+          ? Impl::vector_width_v<T>
+          : 1;
+  const std::size_t rows = 13;
+  const int groups = 4, rows_per_group = 4;
+  const auto team_sizes =
+      Impl::is_gpu_v<Space> ? std::vector<int>{64, 96} : std::vector<int>{1};
+  for (int lanes : team_sizes) {
+    const auto shape = [&](int packs_per_lane, Sweeps sweeps, Holding holding) {
+      return Shape{groups,         rows_per_group, lanes,
+                   packs_per_lane, sweeps,         holding};
+    };
+    const std::vector<std::pair<Shape, std::vector<int>>> shapes_and_packs = {
+        {shape(4, Sweeps::one, Holding::registers), {4 * lanes - 1, 4 * lanes}},
+        {shape(8, Sweeps::one, Holding::registers), {4 * lanes + 1, 8 * lanes}},
+        {shape(4, Sweeps::one, Holding::team_scratch),
+         {4 * lanes - 1, 4 * lanes}},
+        {shape(4, Sweeps::two, Holding::registers),
+         {8 * lanes + 1, 12 * lanes}}};
+    for (const auto& [team_shape, row_packs] : shapes_and_packs) {
+      for (int packs : row_packs) {
+        const std::size_t n = std::size_t(packs) * width;
+        const auto in = TestFixture::make_inputs(rows, n);
+        typename TestFixture::Matrix dx("dx", rows, n);
+        typename TestFixture::Vector dweight("dweight", n);
+        Testing::poison(dx, TestFixture::nan);
+        Testing::poison(dweight, TestFixture::nan);
+        const std::size_t partials_bytes =
+            groups * std::size_t(packs) *
+            sizeof(Impl::Pack<typename TestFixture::Accumulation, width>);
+        const auto pass = Impl::make_backward_pass<width, Space>(
+            in.dy, in.x, in.weight, in.rstd, dx, dweight,
+            this->workspace.reserve(Space(), partials_bytes).data(), groups,
+            rows_per_group);
+        Impl::launch_backward_teams("KokkosRMSNorm::Test::EveryTeamKernel",
+                                    Space(), team_shape, pass);
+        Impl::sum_partials(Space(), pass, dweight);
+        Space().fence();
+        TestFixture::expect_results(
+            in, Testing::to_host_doubles_1d(in.weight), dx, dweight,
+            "N=" + std::to_string(n) + " lanes=" + std::to_string(lanes) +
+                " packs_per_lane=" + std::to_string(team_shape.packs_per_lane) +
+                " swept " +
+                (team_shape.sweeps == Sweeps::two ? "twice" : "once") +
+                (team_shape.holding == Holding::team_scratch ? " in scratch"
+                                                             : ""));
+      }
+    }
+  }
+}
+
 REGISTER_TYPED_TEST_SUITE_P(BackwardTest, Weight, OnePlusAndNoWeight,
-                            DxInPlaceOfDy, DeterministicWeightGradient);
+                            DxInPlaceOfDy, DeterministicWeightGradient,
+                            EveryTeamKernel);
 
 }  // namespace KokkosRMSNorm::Test
 

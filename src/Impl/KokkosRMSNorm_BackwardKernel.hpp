@@ -364,22 +364,18 @@ std::size_t backward_workspace_bytes(std::size_t rows, std::size_t packs) {
          packs * sizeof(Pack<accumulation_type_t<T>, Width>);
 }
 
-// Launches the backward pass on rows of Packs of Width, and the sum of the
-// partial weight gradients (in `workspace`) unless dweight is None.
+// The backward pass over rows of Packs of Width, in `groups` groups of
+// rows_per_group rows, whose partial weight gradients (None where dweight is
+// None) take `workspace`.
 template <int Width, class ExecutionSpace, class DYRows, class XRows,
           class Weight, class RstdValues, class DXRows, class DWeight>
-void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
-                              const XRows& x, const Weight& weight,
-                              const RstdValues& rstd, const DXRows& dx,
-                              const DWeight& dweight, std::byte* workspace) {
+auto make_backward_pass(const DYRows& dy, const XRows& x, const Weight& weight,
+                        const RstdValues& rstd, const DXRows& dx,
+                        const DWeight&, std::byte* workspace, int groups,
+                        int rows_per_group) {
   const auto dx_packs = as_pack_rows<Width>(dx);
   using pack = typename decltype(dx_packs)::non_const_value_type;
   using accumulation_type = accumulation_type_t<typename pack::value_type>;
-  const std::size_t rows = x.extent(0), packs = x.extent(1) / Width;
-  using backend = Backend<ExecutionSpace>;
-  const BackwardLaunchShape shape =
-      choose_backward_launch_shape<Width, ExecutionSpace,
-                                   typename pack::value_type>(rows, packs);
   auto partials = [&] {
     if constexpr (is_none_v<DWeight>) {
       return None();
@@ -389,80 +385,118 @@ void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
                        typename ExecutionSpace::memory_space,
                        Kokkos::MemoryUnmanaged>;
       return Partials(
-          reinterpret_cast<typename Partials::value_type*>(workspace),
-          shape.teams, packs);
+          reinterpret_cast<typename Partials::value_type*>(workspace), groups,
+          x.extent(1) / Width);
     }
   }();
-  const BackwardPass<decltype(as_pack_rows<Width>(dy)),
-                     decltype(as_pack_rows<Width>(x)),
-                     decltype(weight_factors<Width>(weight)), RstdValues,
-                     decltype(dx_packs), decltype(partials)>
-      pass{as_pack_rows<Width>(dy),
-           as_pack_rows<Width>(x),
-           weight_factors<Width>(weight),
-           rstd,
-           dx_packs,
-           partials,
-           shape.rows_per_team,
-           accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};
-  constexpr const char* label = "KokkosRMSNorm::rms_norm_backward";
-  if constexpr (!backend::uses_team_kernels) {
-    backend::launch_backward(label, space, shape.teams, pass);
-  } else {
-    const auto launch = [&](auto packs_per_lane, auto resident,
-                            auto in_scratch) {
-      using Kernel =
-          BackwardKernel<decltype(packs_per_lane)::value,
-                         decltype(resident)::value, decltype(in_scratch)::value,
-                         ExecutionSpace, decltype(pass)>;
-      Kokkos::parallel_for(
-          label,
-          Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 1>>(
-              space, shape.teams, shape.team_size)
-              .set_scratch_size(
-                  0, Kokkos::PerTeam(Kernel::scratch_bytes(shape.team_size))),
-          Kernel{pass});
-    };
-    // Only 16-bit rows are held in scratch, where the backend holds rows
-    // there: only those kernels are instantiated.
-    const auto launch_four_held = [&] {
-      if constexpr (Width > 4 && backend::holds_rows_in_scratch) {
-        if (shape.holding == LaunchShape::Holding::team_scratch) {
-          return launch(std::integral_constant<int, 4>(), std::true_type(),
-                        std::true_type());
-        }
-      }
-      launch(std::integral_constant<int, 4>(), std::true_type(),
-             std::false_type());
-    };
-    if (shape.teams > 0) {
-      if (shape.sweeps == LaunchShape::Sweeps::two) {
-        launch(std::integral_constant<int, 4>(), std::false_type(),
-               std::false_type());
-      } else if (shape.packs_per_lane == 8) {
-        launch(std::integral_constant<int, 8>(), std::true_type(),
-               std::false_type());
-      } else {
-        launch_four_held();
+  return BackwardPass<decltype(as_pack_rows<Width>(dy)),
+                      decltype(as_pack_rows<Width>(x)),
+                      decltype(weight_factors<Width>(weight)), RstdValues,
+                      decltype(dx_packs), decltype(partials)>{
+      as_pack_rows<Width>(dy),
+      as_pack_rows<Width>(x),
+      weight_factors<Width>(weight),
+      rstd,
+      dx_packs,
+      partials,
+      rows_per_group,
+      accumulation_type(1) / static_cast<accumulation_type>(x.extent(1))};
+}
+
+// Launches `pass` as BackwardKernel, the GPUs' kernel, in `shape` (a test
+// runs it on the host's backends too).
+template <class ExecutionSpace, class Pass>
+void launch_backward_teams(const char* label, const ExecutionSpace& space,
+                           const BackwardLaunchShape& shape, const Pass& pass) {
+  using backend = Backend<ExecutionSpace>;
+  const auto launch = [&](auto packs_per_lane, auto resident, auto in_scratch) {
+    using Kernel =
+        BackwardKernel<decltype(packs_per_lane)::value,
+                       decltype(resident)::value, decltype(in_scratch)::value,
+                       ExecutionSpace, Pass>;
+    Kokkos::parallel_for(
+        label,
+        Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 1>>(
+            space, shape.teams, shape.team_size)
+            .set_scratch_size(
+                0, Kokkos::PerTeam(Kernel::scratch_bytes(shape.team_size))),
+        Kernel{pass});
+  };
+  // Only 16-bit rows are held in scratch, where the backend holds rows
+  // there: only those kernels are instantiated.
+  const auto launch_four_held = [&] {
+    if constexpr (Pass::width > 4 && backend::holds_rows_in_scratch) {
+      if (shape.holding == LaunchShape::Holding::team_scratch) {
+        return launch(std::integral_constant<int, 4>(), std::true_type(),
+                      std::true_type());
       }
     }
+    launch(std::integral_constant<int, 4>(), std::true_type(),
+           std::false_type());
+  };
+  if (shape.teams > 0) {
+    if (shape.sweeps == LaunchShape::Sweeps::two) {
+      launch(std::integral_constant<int, 4>(), std::false_type(),
+             std::false_type());
+    } else if (shape.packs_per_lane == 8) {
+      launch(std::integral_constant<int, 8>(), std::true_type(),
+             std::false_type());
+    } else {
+      launch_four_held();
+    }
   }
-  if constexpr (!is_none_v<DWeight>) {
-    const auto dweight_packs = as_pack_row<Width>(dweight);
-    using Sum = SumPartials<ExecutionSpace, decltype(partials),
+}
+
+// Launches the sum of the partial weight gradients of `pass` into dweight,
+// unless the pass has none.
+template <class ExecutionSpace, class Pass, class DWeight>
+void sum_partials(const ExecutionSpace& space, const Pass& pass,
+                  const DWeight& dweight) {
+  if constexpr (Pass::sums_weight) {
+    using backend = Backend<ExecutionSpace>;
+    const auto dweight_packs = as_pack_row<Pass::width>(dweight);
+    using Sum = SumPartials<ExecutionSpace, decltype(pass.partials),
                             decltype(dweight_packs)>;
     const int columns =
         backend::dweight_columns(sizeof(typename Sum::partial_pack));
     const int threads =
         backend::dweight_threads(sizeof(typename Sum::partial_pack));
+    const auto packs = static_cast<int>(pass.partials.extent(1));
     Kokkos::parallel_for(
         "KokkosRMSNorm::rms_norm_backward_dweight",
         Kokkos::TeamPolicy<ExecutionSpace>(space, ceil_div(packs, columns),
                                            threads, columns)
             .set_scratch_size(
                 0, Kokkos::PerTeam(Sum::scratch_bytes(threads, columns))),
-        Sum{partials, dweight_packs, columns});
+        Sum{pass.partials, dweight_packs, columns});
   }
+}
+
+// Launches the backward pass on rows of Packs of Width in the shape chosen
+// for them, as the backend's own kernel (the host's) or BackwardKernel, and
+// the sum of the partial weight gradients (in `workspace`) unless dweight is
+// None.
+template <int Width, class ExecutionSpace, class DYRows, class XRows,
+          class Weight, class RstdValues, class DXRows, class DWeight>
+void launch_rms_norm_backward(const ExecutionSpace& space, const DYRows& dy,
+                              const XRows& x, const Weight& weight,
+                              const RstdValues& rstd, const DXRows& dx,
+                              const DWeight& dweight, std::byte* workspace) {
+  using backend = Backend<ExecutionSpace>;
+  const BackwardLaunchShape shape =
+      choose_backward_launch_shape<Width, ExecutionSpace,
+                                   typename XRows::non_const_value_type>(
+          x.extent(0), x.extent(1) / Width);
+  const auto pass = make_backward_pass<Width, ExecutionSpace>(
+      dy, x, weight, rstd, dx, dweight, workspace, shape.teams,
+      shape.rows_per_team);
+  constexpr const char* label = "KokkosRMSNorm::rms_norm_backward";
+  if constexpr (backend::uses_team_kernels) {
+    launch_backward_teams(label, space, shape, pass);
+  } else {
+    backend::launch_backward(label, space, shape.teams, pass);
+  }
+  sum_partials(space, pass, dweight);
 }
 
 }  // namespace KokkosRMSNorm::Impl
