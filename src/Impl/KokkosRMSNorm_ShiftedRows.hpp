@@ -90,11 +90,11 @@ struct ShiftedPackRows {
   KOKKOS_INLINE_FUNCTION void write(std::size_t row, int j,
                                     const pack& value) const {
     const int first = first_of(row, j);
-    T* start = row_start(row);
     if (inside(first)) {
       *pack_at(row, j) = value;
       return;
     }
+    T* start = row_start(row);
     for (int k = 0; k < Width; ++k) {
       if (first + k >= 0 && first + k < n) {
         start[first + k] = value.lane[k];
