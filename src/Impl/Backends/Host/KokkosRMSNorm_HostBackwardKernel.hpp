@@ -6,23 +6,22 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "KokkosRMSNorm_PartialSums.hpp"
+
 namespace KokkosRMSNorm::Impl {
 
 // The backward pass (a BackwardPass) on the host's cores: a group of rows a
 // thread, each row swept twice, the second time from cache. The first sweep
-// sums g * x in packs_a_step x width independent partial sums, which the
-// compiler holds in vector registers (as HostRowsKernel's sum of squares);
-// the second stores dx and adds the row's terms to the group's partial
-// weight gradient. The GPU team kernel, run as teams of one thread, stayed
-// scalar on the host (log 86).
+// sums g * x in independent partial sums (sum_in_partials, as
+// HostRowsKernel sums squares); the second stores dx and adds the row's terms
+// to the group's partial weight gradient. The GPU team kernel, run as teams of
+// one thread, stayed scalar on the host (log 86).
 template <class Backend, class Pass>
 struct HostBackwardKernel {
   using pack = typename Pass::pack;
   using value_type = typename Pass::value_type;
   using accumulation_type = typename Pass::accumulation_type;
   static constexpr int width = Pass::width;
-  // Packs a step: 16 partial sums in all, an AVX-512 register of floats.
-  static constexpr int packs_a_step = width >= 16 ? 1 : 16 / width;
 
   Pass pass;
 
@@ -46,34 +45,16 @@ struct HostBackwardKernel {
   // The sum over `row` of g * x.
   KOKKOS_INLINE_FUNCTION accumulation_type gradient_dot_x(std::size_t row,
                                                           int packs) const {
-    accumulation_type partial[packs_a_step][width] = {};
-    const auto add = [&](int step, int j) {
-      accumulation_type g[width];
-      pass.template gradient<Backend>(j, pass.dy(row, j), g);
-      const pack x_pack = pass.x(row, j);
-      for (int w = 0; w < width; ++w) {
-        partial[step][w] +=
-            g[w] * Backend::template widened<accumulation_type>(x_pack, w);
-      }
-    };
-    int j = 0;
-    for (; j + packs_a_step <= packs; j += packs_a_step) {
-      for (int step = 0; step < packs_a_step; ++step) {
-        add(step, j + step);
-      }
-    }
-    // The last packs % packs_a_step Packs (step < packs_a_step, stated so
-    // that g++ sees partial's bound).
-    for (int step = 0; step < packs_a_step && j < packs; ++j, ++step) {
-      add(step, j);
-    }
-    accumulation_type sum = 0;
-    for (int step = 0; step < packs_a_step; ++step) {
-      for (int w = 0; w < width; ++w) {
-        sum += partial[step][w];
-      }
-    }
-    return sum;
+    return sum_in_partials<accumulation_type, width>(
+        0, packs, [&](accumulation_type(&partial)[width], int j) {
+          accumulation_type g[width];
+          pass.template gradient<Backend>(j, pass.dy(row, j), g);
+          const pack x_pack = pass.x(row, j);
+          for (int w = 0; w < width; ++w) {
+            partial[w] +=
+                g[w] * Backend::template widened<accumulation_type>(x_pack, w);
+          }
+        });
   }
 
   // Stores dx of `row` and, where the pass sums them, its terms of the

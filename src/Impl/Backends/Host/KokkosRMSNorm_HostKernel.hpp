@@ -8,6 +8,7 @@
 
 #include "../../KokkosRMSNorm_Pack.hpp"
 #include "../../KokkosRMSNorm_RowSums.hpp"
+#include "KokkosRMSNorm_PartialSums.hpp"
 
 namespace KokkosRMSNorm::Impl {
 
@@ -17,19 +18,14 @@ namespace KokkosRMSNorm::Impl {
 // team whose threads each take one contiguous part of it (a TeamPolicy,
 // one barrier a sweep). Each part is swept twice, the second time from
 // cache (with a residual, h = x + residual is stored in a sweep of its
-// own first). The sum of squares keeps packs_a_step x width independent partial
-// sums (partial[s] for Packs s, s + packs_a_step, ...), so that the compiler
-// holds them in vector registers without reordering float additions, which
-// it may not do (it does: LOG 59); they are added in one fixed order at the
-// end of the part. Where each row has a quantization scale, a third sweep
+// own first), the sum of squares in independent partial sums
+// (sum_in_partials). Where each row has a quantization scale, a third sweep
 // (from cache) finds the row's largest |y| first. Backend gives the loads
 // and the rounding.
 template <class Backend, class Math>
 struct HostRowsKernel {
   using accumulation_type = typename Math::accumulation_type;
   static constexpr int width = Math::width;
-  // Packs a step: 16 partial sums in all, an AVX-512 register of floats.
-  static constexpr int packs_a_step = width >= 16 ? 1 : 16 / width;
 
   Math math;
   std::size_t rows_per_block;
@@ -97,14 +93,6 @@ struct HostRowsKernel {
   KOKKOS_INLINE_FUNCTION accumulation_type sum_of_squares(std::size_t row,
                                                           int begin,
                                                           int end) const {
-    accumulation_type partial[packs_a_step][width] = {};
-    const auto add_squares = [&](int step, const auto& pack) {
-      for (int k = 0; k < width; ++k) {
-        const auto value =
-            Backend::template widened<accumulation_type>(pack, k);
-        partial[step][k] += value * value;
-      }
-    };
     // h = x + residual is stored for the whole part before its squares are
     // summed from cache: g++ vectorizes neither in one loop (log 83).
     if constexpr (Math::adds_residual) {
@@ -119,24 +107,15 @@ struct HostRowsKernel {
         return math.template load<Backend>(row, j);
       }
     };
-    int j = begin;
-    for (; j + packs_a_step <= end; j += packs_a_step) {
-      for (int step = 0; step < packs_a_step; ++step) {
-        add_squares(step, first_read(j + step));
-      }
-    }
-    // The last (end - begin) % packs_a_step Packs (step < packs_a_step,
-    // stated so that g++ sees partial's bound where end is a constant).
-    for (int step = 0; step < packs_a_step && j < end; ++j, ++step) {
-      add_squares(step, first_read(j));
-    }
-    accumulation_type sum = 0;
-    for (int step = 0; step < packs_a_step; ++step) {
-      for (int k = 0; k < width; ++k) {
-        sum += partial[step][k];
-      }
-    }
-    return sum;
+    return sum_in_partials<accumulation_type, width>(
+        begin, end, [&](accumulation_type(&partial)[width], int j) {
+          const auto pack = first_read(j);
+          for (int k = 0; k < width; ++k) {
+            const auto value =
+                Backend::template widened<accumulation_type>(pack, k);
+            partial[k] += value * value;
+          }
+        });
   }
 
   KOKKOS_INLINE_FUNCTION auto factors(std::size_t row, int pack_index) const {
