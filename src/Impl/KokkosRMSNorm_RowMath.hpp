@@ -163,28 +163,67 @@ struct RowMath {
     return largest;
   }
 
-  // Stores Pack j of y from h, rstd and `factors` (see scaled): rounded as
-  // the backend rounds, or quantized, multiplied first by `multiplier`,
-  // 1 / the row's scale.
+  // Pack j of y from h, rstd and `factors` (see scaled) as it is stored:
+  // multiplied by `multiplier`, 1 / the row's scale, where it is quantized.
   template <class Backend, class Factors>
-  KOKKOS_INLINE_FUNCTION void store_scaled(
-      std::size_t row, int j, const pack& h, accumulation_type rstd,
-      const Factors& factors,
-      [[maybe_unused]] accumulation_type multiplier) const {
-    accumulation_type values[width];
+  KOKKOS_INLINE_FUNCTION void y_values(
+      const pack& h, accumulation_type rstd, const Factors& factors,
+      [[maybe_unused]] accumulation_type multiplier,
+      accumulation_type (&values)[width]) const {
     scaled<Backend>(h, rstd, factors, values);
-    typename YRows::non_const_value_type out;
     if constexpr (quantizes) {
       for (int k = 0; k < width; ++k) {
         values[k] *= multiplier;
       }
-      Quantization::template codes_of<Backend>(values, out.lane);
+    }
+  }
+
+  // Stores Packs [j, j + Packs) of `row` of y from their values (y_values):
+  // rounded as the backend rounds, or quantized, all Packs' values converted
+  // together, so that a host compiler converts them in vector registers
+  // (log 90).
+  template <class Backend, int Packs>
+  KOKKOS_INLINE_FUNCTION void store_values(
+      std::size_t row, int j,
+      const accumulation_type (&values)[Packs][width]) const {
+    using y_pack = typename YRows::non_const_value_type;
+    y_pack out[Packs];
+    if constexpr (quantizes) {
+      accumulation_type flat[Packs * width];
+      typename y_pack::value_type codes[Packs * width];
+      for (int s = 0; s < Packs; ++s) {
+        for (int k = 0; k < width; ++k) {
+          flat[s * width + k] = values[s][k];
+        }
+      }
+      Quantization::template codes_of<Backend>(flat, codes);
+      for (int s = 0; s < Packs; ++s) {
+        for (int k = 0; k < width; ++k) {
+          out[s].lane[k] = codes[s * width + k];
+        }
+      }
     } else {
-      for (int k = 0; k < width; ++k) {
-        out.lane[k] = Backend::template round_to<value_type>(values[k]);
+      for (int s = 0; s < Packs; ++s) {
+        for (int k = 0; k < width; ++k) {
+          out[s].lane[k] = Backend::template round_to<value_type>(values[s][k]);
+        }
       }
     }
-    write_pack(y, row, j, out);
+    for (int s = 0; s < Packs; ++s) {
+      write_pack(y, row, j + s, out[s]);
+    }
+  }
+
+  // Stores Pack j of y from h, rstd and `factors` (y_values, store_values).
+  template <class Backend, class Factors>
+  KOKKOS_INLINE_FUNCTION void store_scaled(std::size_t row, int j,
+                                           const pack& h,
+                                           accumulation_type rstd,
+                                           const Factors& factors,
+                                           accumulation_type multiplier) const {
+    accumulation_type values[1][width];
+    y_values<Backend>(h, rstd, factors, multiplier, values[0]);
+    store_values<Backend, 1>(row, j, values);
   }
 
   // Stores the row's scale where each row has one, from its largest |y|.

@@ -128,23 +128,51 @@ struct HostRowsKernel {
   KOKKOS_INLINE_FUNCTION accumulation_type largest_product(std::size_t row,
                                                            int begin,
                                                            int end) const {
-    accumulation_type largest = 0;
-    for (int j = begin; j < end; ++j) {
-      largest =
-          Larger::apply(largest, math.template largest_product<Backend>(
-                                     math.reload(row, j), factors(row, j)));
-    }
-    return largest;
+    // A maximum is the same bits in any order, NaNs ignored alike.
+    return reduce_in_partials<accumulation_type, width>(
+        begin, end,
+        [&](accumulation_type(&partial)[width], int j) {
+          accumulation_type values[width];
+          math.template scaled<Backend>(math.reload(row, j),
+                                        accumulation_type(1), factors(row, j),
+                                        values);
+          for (int k = 0; k < width; ++k) {
+            partial[k] = Backend::larger_magnitude(partial[k], values[k]);
+          }
+        },
+        [](accumulation_type a, accumulation_type b) {
+          return Larger::apply(a, b);
+        });
   }
 
-  // Stores y of Packs [begin, end) of `row`.
+  // Stores y of Packs [begin, end) of `row`: quantized, 16 values at a time,
+  // whose conversion the compiler then vectorizes across Packs (a Pack's
+  // values alone it converted one by one: log 90).
   KOKKOS_INLINE_FUNCTION void store_scaled(std::size_t row, int begin, int end,
                                            accumulation_type rstd,
                                            accumulation_type multiplier) const {
-    for (int j = begin; j < end; ++j) {
-      math.template store_scaled<Backend>(row, j, math.reload(row, j), rstd,
-                                          factors(row, j), multiplier);
+    constexpr int step = Math::quantizes && width < 16 ? 16 / width : 1;
+    int j = begin;
+    for (; j + step <= end; j += step) {
+      store_packs<step>(row, j, rstd, multiplier);
     }
+    for (; j < end; ++j) {
+      store_packs<1>(row, j, rstd, multiplier);
+    }
+  }
+
+  // Stores y of Packs [j, j + Packs) of `row`.
+  template <int Packs>
+  KOKKOS_INLINE_FUNCTION void store_packs(std::size_t row, int j,
+                                          accumulation_type rstd,
+                                          accumulation_type multiplier) const {
+    accumulation_type values[Packs][width];
+    for (int s = 0; s < Packs; ++s) {
+      math.template y_values<Backend>(math.reload(row, j + s), rstd,
+                                      factors(row, j + s), multiplier,
+                                      values[s]);
+    }
+    math.template store_values<Backend, Packs>(row, j, values);
   }
 };
 

@@ -6,16 +6,18 @@
 
 namespace KokkosRMSNorm::Impl {
 
-// The sum over Packs [begin, end) of the terms that add(partial, j) adds to
-// `partial` (Width of them, one a value of Pack j), kept in packs_a_step x
-// Width independent partial sums (partial[s] for Packs s, s + packs_a_step,
-// ...) so that the compiler holds them in vector registers without
-// reordering float additions, which it may not do (it does: LOG 59); they
-// are added in one fixed order at the end. 16 partial sums in all: an
-// AVX-512 register of floats.
-template <class Accumulation, int Width, class AddPack>
-KOKKOS_FORCEINLINE_FUNCTION Accumulation sum_in_partials(int begin, int end,
-                                                         const AddPack& add) {
+// The terms that add(partial, j) joins into `partial` (Width of them, one a
+// value of Pack j) over Packs [begin, end), joined by `join`, starting from
+// 0: kept in packs_a_step x Width independent partials (partial[s] for Packs
+// s, s + packs_a_step, ...) so that the compiler holds them in vector
+// registers without reordering float additions, which it may not do (it
+// does: LOG 59), or a chain of selects (log 88); they are joined in one
+// fixed order at the end. 16 partials in all: an AVX-512 register of
+// floats.
+template <class Accumulation, int Width, class AddPack, class Join>
+KOKKOS_FORCEINLINE_FUNCTION Accumulation reduce_in_partials(int begin, int end,
+                                                            const AddPack& add,
+                                                            const Join& join) {
   constexpr int packs_a_step = Width >= 16 ? 1 : 16 / Width;
   Accumulation partial[packs_a_step][Width] = {};
   int j = begin;
@@ -29,13 +31,22 @@ KOKKOS_FORCEINLINE_FUNCTION Accumulation sum_in_partials(int begin, int end,
   for (int step = 0; step < packs_a_step && j < end; ++j, ++step) {
     add(partial[step], j);
   }
-  Accumulation sum = 0;
+  Accumulation joined = 0;
   for (int step = 0; step < packs_a_step; ++step) {
     for (int k = 0; k < Width; ++k) {
-      sum += partial[step][k];
+      joined = join(joined, partial[step][k]);
     }
   }
-  return sum;
+  return joined;
+}
+
+// reduce_in_partials of sums.
+template <class Accumulation, int Width, class AddPack>
+KOKKOS_FORCEINLINE_FUNCTION Accumulation sum_in_partials(int begin, int end,
+                                                         const AddPack& add) {
+  return reduce_in_partials<Accumulation, Width>(
+      begin, end, add,
+      [](Accumulation sum, Accumulation term) { return sum + term; });
 }
 
 }  // namespace KokkosRMSNorm::Impl
