@@ -173,11 +173,13 @@ TYPED_TEST_P(BackwardTest, DeterministicWeightGradient) {
 }
 
 TYPED_TEST_P(BackwardTest, EveryTeamKernel) {
-  // The GPUs' kernel (BackwardKernel) in every shape it takes, on every
-  // backend, the host's too (where a team is one thread, and the chooser
-  // picks the host's own kernel): four or eight Packs a lane held in
+  // The GPUs' kernel (BackwardKernel) in every shape the launcher takes for
+  // the rows' Packs, on every backend, the host's too (where a team is one
+  // thread, and the chooser picks the host's own kernel): two Packs a lane
+  // (Packs of more than four values) or four and eight (the others) held in
   // registers, four held in team scratch (16-bit rows on a GPU; registers
-  // elsewhere), and rows swept twice; rows that fill the lanes or leave some
+  // elsewhere), and rows swept twice; teams of up to 256 lanes and, in the
+  // shapes that take them, more; rows that fill the lanes or leave some
   // idle; groups of four rows, the last of one.
   using T = typename TestFixture::T;
   using Space = typename TestFixture::Space;
@@ -188,23 +190,36 @@ TYPED_TEST_P(BackwardTest, EveryTeamKernel) {
       std::is_same_v<typename TypeParam::layout, Kokkos::LayoutRight>
           ? Impl::vector_width_v<T>
           : 1;
+  constexpr bool sixteen_bit_packs = width > 4;
   const std::size_t rows = 13;
   const int groups = 4, rows_per_group = 4;
-  const auto team_sizes =
-      Impl::is_gpu_v<Space> ? std::vector<int>{64, 96} : std::vector<int>{1};
+  const auto team_sizes = Impl::is_gpu_v<Space> ? std::vector<int>{64, 96, 320}
+                                                : std::vector<int>{1};
   for (int lanes : team_sizes) {
     const auto shape = [&](int packs_per_lane, Sweeps sweeps, Holding holding) {
       return Shape{groups,         rows_per_group, lanes,
                    packs_per_lane, sweeps,         holding};
     };
+    const int held = sixteen_bit_packs ? 2 : 8;
     const std::vector<std::pair<Shape, std::vector<int>>> shapes_and_packs = {
+        {shape(held, Sweeps::one, Holding::registers),
+         {held * lanes - 1, held * lanes}},
         {shape(4, Sweeps::one, Holding::registers), {4 * lanes - 1, 4 * lanes}},
-        {shape(8, Sweeps::one, Holding::registers), {4 * lanes + 1, 8 * lanes}},
         {shape(4, Sweeps::one, Holding::team_scratch),
          {4 * lanes - 1, 4 * lanes}},
         {shape(4, Sweeps::two, Holding::registers),
          {8 * lanes + 1, 12 * lanes}}};
     for (const auto& [team_shape, row_packs] : shapes_and_packs) {
+      // More than 256 lanes hold, in registers, two Packs of more than four
+      // values or four of the others.
+      const bool launched =
+          lanes <= 256 ||
+          (team_shape.sweeps == Sweeps::one &&
+           team_shape.holding == Holding::registers &&
+           team_shape.packs_per_lane == (sixteen_bit_packs ? 2 : 4));
+      if (!launched) {
+        continue;
+      }
       for (int packs : row_packs) {
         const std::size_t n = std::size_t(packs) * width;
         const auto in = TestFixture::make_inputs(rows, n);

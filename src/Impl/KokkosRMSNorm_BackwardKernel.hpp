@@ -319,37 +319,37 @@ struct BackwardLaunchShape {
   int teams;
   int rows_per_team;
   int team_size;
-  int packs_per_lane;  // 4 or 8, and 4 for rows swept twice
+  int packs_per_lane;  // 2, 4 or 8, and 4 for rows swept twice
   LaunchShape::Sweeps sweeps;
   LaunchShape::Holding holding;
 };
 
 // The backward shape for `rows` rows of `packs` Packs of Width values of
-// type T, from the backend's numbers. 16-bit rows that a team holds in one
-// sweep are held in scratch where their dy and x fit in 32 KB (the
-// backend's max_row_scratch_bytes; see BackwardKernel), which takes four Packs
-// a lane (eight come with 256 lanes: 64 KB), since in registers they spill;
-// float rows ran slower there, and stay in registers (log 36).
+// type T, from the backend's numbers: rows longer than the team's lanes hold
+// are swept twice. 16-bit rows that a team of up to 256 lanes holds in one
+// sweep, four Packs a lane, are held in scratch where their dy and x fit in
+// 32 KB (the backend's max_row_scratch_bytes; see BackwardKernel), since in
+// registers they spill; float rows ran slower there, and stay in registers
+// (log 36).
 template <int Width, class ExecutionSpace, class T>
 BackwardLaunchShape choose_backward_launch_shape(std::size_t rows,
                                                  std::size_t packs) {
   using backend = Backend<ExecutionSpace>;
   const int rows_per_team =
       backend::backward_rows_per_team(rows, packs * Width * sizeof(T));
+  const BackwardLanes lanes = backend::backward_lanes(packs, Width);
   BackwardLaunchShape shape{rows == 0 ? 0 : ceil_div(rows, rows_per_team),
                             rows_per_team,
-                            backend::backward_team_size(packs),
-                            4,
+                            lanes.team_size,
+                            lanes.packs_per_lane,
                             LaunchShape::Sweeps::one,
                             LaunchShape::Holding::registers};
-  if (packs > std::size_t(shape.team_size) * 8) {
-    // Longer rows are swept four Packs a lane at a time.
+  if (packs > std::size_t(shape.team_size) * shape.packs_per_lane) {
     shape.sweeps = LaunchShape::Sweeps::two;
-  } else if (packs > std::size_t(shape.team_size) * 4) {
-    shape.packs_per_lane = 8;
   } else if constexpr (Width > 4 && backend::holds_rows_in_scratch) {
-    if (2 * std::size_t(shape.team_size) * 4 * sizeof(Pack<T, Width>) <=
-        backend::max_row_scratch_bytes) {
+    if (shape.packs_per_lane == 4 &&
+        2 * std::size_t(shape.team_size) * 4 * sizeof(Pack<T, Width>) <=
+            backend::max_row_scratch_bytes) {
       shape.holding = LaunchShape::Holding::team_scratch;
     }
   }
@@ -404,45 +404,67 @@ auto make_backward_pass(const DYRows& dy, const XRows& x, const Weight& weight,
 }
 
 // Launches `pass` as BackwardKernel, the GPUs' kernel, in `shape` (a test
-// runs it on the host's backends too).
+// runs it on the host's backends too), in the kernels the backends' chooser
+// takes for Packs of Pass::width values (see GpuBackend::backward_lanes), only
+// those instantiated: teams of more than 256 lanes are bounded to 1024
+// threads, so 64 registers a thread; smaller ones to 256, so that a lane may
+// hold four or eight Packs in more registers; rows swept twice run two teams
+// a SM, 128 registers a thread (log 89).
 template <class ExecutionSpace, class Pass>
 void launch_backward_teams(const char* label, const ExecutionSpace& space,
                            const BackwardLaunchShape& shape, const Pass& pass) {
   using backend = Backend<ExecutionSpace>;
-  const auto launch = [&](auto packs_per_lane, auto resident, auto in_scratch) {
+  using std::integral_constant;
+  const auto launch = [&](auto packs_per_lane, auto resident, auto in_scratch,
+                          auto max_lanes, auto teams_per_sm) {
     using Kernel =
         BackwardKernel<decltype(packs_per_lane)::value,
                        decltype(resident)::value, decltype(in_scratch)::value,
                        ExecutionSpace, Pass>;
     Kokkos::parallel_for(
         label,
-        Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<256, 1>>(
+        Kokkos::TeamPolicy<ExecutionSpace,
+                           Kokkos::LaunchBounds<decltype(max_lanes)::value,
+                                                decltype(teams_per_sm)::value>>(
             space, shape.teams, shape.team_size)
             .set_scratch_size(
                 0, Kokkos::PerTeam(Kernel::scratch_bytes(shape.team_size))),
         Kernel{pass});
   };
-  // Only 16-bit rows are held in scratch, where the backend holds rows
-  // there: only those kernels are instantiated.
-  const auto launch_four_held = [&] {
-    if constexpr (Pass::width > 4 && backend::holds_rows_in_scratch) {
-      if (shape.holding == LaunchShape::Holding::team_scratch) {
-        return launch(std::integral_constant<int, 4>(), std::true_type(),
-                      std::true_type());
+  const integral_constant<int, 256> narrow;
+  const integral_constant<int, 1024> wide;
+  const integral_constant<int, 1> one;
+  const integral_constant<int, 4> four;
+  const auto held_once = [&] {
+    if constexpr (Pass::width > 4) {
+      if (shape.packs_per_lane == 2) {
+        return launch(integral_constant<int, 2>(), std::true_type(),
+                      std::false_type(), wide, one);
+      }
+      // Only 16-bit rows are held in scratch, where the backend holds rows
+      // there.
+      if constexpr (backend::holds_rows_in_scratch) {
+        if (shape.holding == LaunchShape::Holding::team_scratch) {
+          return launch(four, std::true_type(), std::true_type(), narrow, one);
+        }
+      }
+    } else {
+      if (shape.packs_per_lane == 8) {
+        return launch(integral_constant<int, 8>(), std::true_type(),
+                      std::false_type(), narrow, one);
+      }
+      if (shape.team_size > narrow) {
+        return launch(four, std::true_type(), std::false_type(), wide, one);
       }
     }
-    launch(std::integral_constant<int, 4>(), std::true_type(),
-           std::false_type());
+    launch(four, std::true_type(), std::false_type(), narrow, one);
   };
   if (shape.teams > 0) {
     if (shape.sweeps == LaunchShape::Sweeps::two) {
-      launch(std::integral_constant<int, 4>(), std::false_type(),
-             std::false_type());
-    } else if (shape.packs_per_lane == 8) {
-      launch(std::integral_constant<int, 8>(), std::true_type(),
-             std::false_type());
+      launch(four, std::false_type(), std::false_type(), narrow,
+             integral_constant<int, 2>());
     } else {
-      launch_four_held();
+      held_once();
     }
   }
 }

@@ -202,6 +202,13 @@ struct LaunchShape {
   }
 };
 
+// The lanes of a backward team and the Packs each holds in a sweep, as a
+// backend chooses them for a row length.
+struct BackwardLanes {
+  int team_size;
+  int packs_per_lane;
+};
+
 }  // namespace KokkosRMSNorm::Impl
 
 #endif

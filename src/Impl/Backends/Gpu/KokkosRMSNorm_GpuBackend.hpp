@@ -167,11 +167,36 @@ struct GpuBackend : PortableBackend {
     return std::max(1, ceil_div(rows, teams));
   }
 
-  // About four Packs a thread, in whole warps, at most 256 threads.
-  static int backward_team_size(std::size_t packs_per_row) {
+  // The lanes of a backward team and the Packs each holds, for rows of
+  // `packs_per_row` Packs of `pack_width` values, in whole warps: about four
+  // Packs a lane up to 256 lanes. Longer rows of 16-bit Packs (more than four
+  // values) take two Packs a lane up to 1024 lanes, since eight in 256 lanes
+  // left one team a SM (log 89); longer rows of wider values take eight Packs
+  // a lane in 256 lanes, then four in up to 1024, whose 64 registers a lane
+  // hold them (16-bit Packs spill there). Longer rows are swept twice by 256
+  // lanes, four Packs a lane.
+  static BackwardLanes backward_lanes(std::size_t packs_per_row,
+                                      int pack_width) {
     const int warp = warp_width();
-    return std::clamp(ceil_div(ceil_div(packs_per_row, 4), warp) * warp, warp,
-                      256);
+    const auto lanes_for = [&](int per_lane) {
+      return std::clamp(
+          ceil_div(ceil_div(packs_per_row, per_lane), warp) * warp, warp, 1024);
+    };
+    const auto fits = [&](int lanes, int per_lane) {
+      return packs_per_row <= std::size_t(lanes) * per_lane;
+    };
+    if (fits(256, 4)) {
+      return {lanes_for(4), 4};
+    }
+    if (pack_width > 4) {
+      return fits(1024, 2) ? BackwardLanes{lanes_for(2), 2}
+                           : BackwardLanes{256, 4};
+    }
+    if (fits(256, 8)) {
+      return {256, 8};
+    }
+    return fits(1024, 4) ? BackwardLanes{lanes_for(4), 4}
+                         : BackwardLanes{256, 4};
   }
 
   // The vector lanes (Packs of `pack_bytes`) and threads of a team adding the
