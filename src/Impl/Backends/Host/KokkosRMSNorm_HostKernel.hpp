@@ -145,13 +145,14 @@ struct HostRowsKernel {
         });
   }
 
-  // Stores y of Packs [begin, end) of `row`: quantized, 16 values at a time,
-  // whose conversion the compiler then vectorizes across Packs (a Pack's
-  // values alone it converted one by one: log 90).
+  // Stores y of Packs [begin, end) of `row`: quantized, 64 values at a time,
+  // whose conversion the compiler then vectorizes across Packs in vectors as
+  // wide as their one-byte codes: 64 fill 512 bits, 16 filled 128, and a
+  // Pack's values alone were converted one by one (logs 90, 92).
   KOKKOS_INLINE_FUNCTION void store_scaled(std::size_t row, int begin, int end,
                                            accumulation_type rstd,
                                            accumulation_type multiplier) const {
-    constexpr int step = Math::quantizes && width < 16 ? 16 / width : 1;
+    constexpr int step = Math::quantizes && width < 64 ? 64 / width : 1;
     int j = begin;
     for (; j + step <= end; j += step) {
       store_packs<step>(row, j, rstd, multiplier);
