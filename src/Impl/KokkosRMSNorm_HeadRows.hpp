@@ -111,6 +111,11 @@ bool rows_fit_packs(const HeadRows<View3>& rows) {
          is_aligned(heads.data(), sizeof(T) * Width);
 }
 
+template <class View3>
+KOKKOS_INLINE_FUNCTION bool packs_contiguous(const HeadRows<View3>& rows) {
+  return rows.heads.stride(2) == 1;
+}
+
 // The same rows as HeadRows of Packs of Width.
 template <int Width, class View3>
 auto as_pack_rows(const HeadRows<View3>& rows) {

@@ -96,6 +96,13 @@ bool row_fits_packs(const View& view) {
          is_aligned(view.data(), sizeof(T) * Width);
 }
 
+// Whether each row's Packs lie contiguous in memory (a column stride of
+// one, known at run time only).
+template <class Rows>
+KOKKOS_INLINE_FUNCTION bool packs_contiguous(const Rows& rows) {
+  return rows.stride(1) == 1;
+}
+
 // The same memory as `view`, seen as rows of Packs of Width.
 template <int Width, class View>
 auto as_pack_rows(const View& view) {

@@ -210,10 +210,10 @@ struct RowMath {
       }
     }
     if constexpr (Packs > 1 && Kokkos::is_view<YRows>::value) {
-      // Packs that lie contiguous (a column stride of one, known at run time
-      // only) are stored through a pointer, which the compiler vectorizes;
-      // through the View each store multiplied by the stride (log 92).
-      if (y.stride(1) == 1) {
+      // Packs that lie contiguous are stored through a pointer, which the
+      // compiler vectorizes; through the View each store multiplied by the
+      // stride (log 92).
+      if (packs_contiguous(y)) {
         y_pack* const first = &y(row, j);
         for (int s = 0; s < Packs; ++s) {
           first[s] = out[s];

@@ -10,12 +10,27 @@
 
 namespace KokkosRMSNorm::Impl {
 
+// Pack j of `row` of `rows` as row[j], as a pointer to a row's first Pack
+// gives it where a row's Packs lie contiguous.
+template <class Rows>
+struct RowOf {
+  const Rows& rows;
+  std::size_t row;
+  KOKKOS_INLINE_FUNCTION decltype(auto) operator[](int j) const {
+    return rows(row, j);
+  }
+};
+
 // The backward pass (a BackwardPass) on the host's cores: a group of rows a
 // thread, each row swept twice, the second time from cache. The first sweep
 // sums g * x in independent partial sums (sum_in_partials, as
 // HostRowsKernel sums squares); the second stores dx and adds the row's terms
 // to the group's partial weight gradient. The GPU team kernel, run as teams of
-// one thread, stayed scalar on the host (log 86).
+// one thread, stayed scalar on the host (log 86). Where the Packs of each row
+// of dy, x and dx lie contiguous, a row is read and written through pointers
+// to its first Packs, which the compiler vectorizes across Packs: through
+// the Views each index is multiplied by a stride known at run time only, and
+// rows of one-value Packs (odd N) ran scalar (log 94).
 template <class Backend, class Pass>
 struct HostBackwardKernel {
   using pack = typename Pass::pack;
@@ -30,26 +45,48 @@ struct HostBackwardKernel {
     const std::size_t end = first + pass.rows_per_group;
     const std::size_t last = end < pass.x.extent(0) ? end : pass.x.extent(0);
     const int packs = static_cast<int>(pass.x.extent(1));
+    const bool contiguous = packs_contiguous(pass.dy) &&
+                            packs_contiguous(pass.x) &&
+                            packs_contiguous(pass.dx);
     for (std::size_t row = first; row < last; ++row) {
-      const accumulation_type r = pass.rstd(row);
-      const accumulation_type c =
-          r * r * r * gradient_dot_x(row, packs) * pass.inverse_n;
-      if (row == first) {
-        store<true>(row, group, packs, r, c);
+      if (contiguous) {
+        backward_row(row, group, row == first, packs, &pass.dy(row, 0),
+                     &pass.x(row, 0), &pass.dx(row, 0));
       } else {
-        store<false>(row, group, packs, r, c);
+        backward_row(row, group, row == first, packs,
+                     RowOf<decltype(pass.dy)>{pass.dy, row},
+                     RowOf<decltype(pass.x)>{pass.x, row},
+                     RowOf<decltype(pass.dx)>{pass.dx, row});
       }
     }
   }
 
+  // The backward pass of `row`, whose Pack j is dy[j], x[j] and dx[j].
+  template <class DYRow, class XRow, class DXRow>
+  KOKKOS_INLINE_FUNCTION void backward_row(std::size_t row, std::size_t group,
+                                           bool first_of_group, int packs,
+                                           const DYRow& dy, const XRow& x,
+                                           const DXRow& dx) const {
+    const accumulation_type r = pass.rstd(row);
+    const accumulation_type c =
+        r * r * r * gradient_dot_x(packs, dy, x) * pass.inverse_n;
+    if (first_of_group) {
+      store<true>(group, packs, r, c, dy, x, dx);
+    } else {
+      store<false>(group, packs, r, c, dy, x, dx);
+    }
+  }
+
   // The sum over `row` of g * x.
-  KOKKOS_INLINE_FUNCTION accumulation_type gradient_dot_x(std::size_t row,
-                                                          int packs) const {
+  template <class DYRow, class XRow>
+  KOKKOS_INLINE_FUNCTION accumulation_type gradient_dot_x(int packs,
+                                                          const DYRow& dy,
+                                                          const XRow& x) const {
     return sum_in_partials<accumulation_type, width>(
         0, packs, [&](accumulation_type(&partial)[width], int j) {
           accumulation_type g[width];
-          pass.template gradient<Backend>(j, pass.dy(row, j), g);
-          const pack x_pack = pass.x(row, j);
+          pass.template gradient<Backend>(j, dy[j], g);
+          const pack x_pack = x[j];
           for (int w = 0; w < width; ++w) {
             partial[w] +=
                 g[w] * Backend::template widened<accumulation_type>(x_pack, w);
@@ -60,12 +97,13 @@ struct HostBackwardKernel {
   // Stores dx of `row` and, where the pass sums them, its terms of the
   // group's partial weight gradient: the group's first row sets them, the
   // others add theirs.
-  template <bool FirstOfGroup>
-  KOKKOS_INLINE_FUNCTION void store(std::size_t row, std::size_t group,
-                                    int packs, accumulation_type r,
-                                    accumulation_type c) const {
+  template <bool FirstOfGroup, class DYRow, class XRow, class DXRow>
+  KOKKOS_INLINE_FUNCTION void store(std::size_t group, int packs,
+                                    accumulation_type r, accumulation_type c,
+                                    const DYRow& dy, const XRow& x,
+                                    const DXRow& dx) const {
     for (int j = 0; j < packs; ++j) {
-      const pack dy_pack = pass.dy(row, j), x_pack = pass.x(row, j);
+      const pack dy_pack = dy[j], x_pack = x[j];
       accumulation_type g[width];
       pass.template gradient<Backend>(j, dy_pack, g);
       pack out;
@@ -83,7 +121,7 @@ struct HostBackwardKernel {
           partial.lane[w] = FirstOfGroup ? term : partial.lane[w] + term;
         }
       }
-      pass.dx(row, j) = out;
+      dx[j] = out;
     }
   }
 };
