@@ -94,9 +94,9 @@ struct HostBackwardKernel {
         });
   }
 
-  // Stores dx of `row` and, where the pass sums them, its terms of the
-  // group's partial weight gradient: the group's first row sets them, the
-  // others add theirs.
+  // Stores the row's dx from its rstd `r` and correction `c` and, where the
+  // pass sums them, its terms of the group's partial weight gradient: the
+  // group's first row sets them, the others add theirs.
   template <bool FirstOfGroup, class DYRow, class XRow, class DXRow>
   KOKKOS_INLINE_FUNCTION void store(std::size_t group, int packs,
                                     accumulation_type r, accumulation_type c,
