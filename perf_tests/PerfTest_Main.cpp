@@ -6,7 +6,7 @@
 // Flags besides Google Benchmark's:
 //   --ceiling-mib=N   bytes of each copy-ceiling buffer (default 2048)
 //   --shapes=smoke    a few small shapes instead of the full set (for CI)
-//   --sweep           only the launch-shape sweep (GPU), to tune the choice
+//   --sweep           only the launch-shape sweep (GPU; f32, bf16, f64)
 //   --sweep=MxN,...   the same on the shapes named (rows x row length)
 //   --surface         only the performance surface (PerfTest_Surface.hpp);
 //   --surface=smoke   its subset that runs in minutes
@@ -168,6 +168,7 @@ int main(int argc, char** argv) {
 #ifdef KOKKOSRMSNORM_HAS_BHALF_T
       P::register_sweep<Kokkos::Experimental::bhalf_t>(shape, ceiling);
 #endif
+      P::register_sweep<double>(shape, ceiling);
     }
   } else {
     for (const Shape& shape : smoke ? smoke_shapes : full_shapes) {

@@ -67,13 +67,16 @@ struct RMSNormKernel : Math {
   using weight_pack = decltype(std::declval<const Math&>().weight.load(0));
   // Rows load the weight together with x, so that a row's chain of
   // latencies is one load, the reduction and the store, as torch.compile's
-  // persistent reductions do (run 28) -- where a lane's 16 values or fewer
-  // leave the registers for it (four 16-bit Packs a lane spill). Rows in
-  // scratch do so for 32-bit weights; 16-bit ones load late, so that a lane
-  // needs 32 registers (log 34).
+  // persistent reductions do (run 28) -- where a lane's values, widened,
+  // take 16 registers or fewer (64 bytes), which leaves the registers for
+  // it (four 16-bit Packs a lane spill, and so did eight f64 ones, log 96).
+  // Rows in scratch do so for 32-bit weights; 16-bit ones load late, so
+  // that a lane needs 32 registers (log 34).
   static constexpr bool loads_weight_early =
       Resident &&
-      (InScratch ? Math::width <= 4 : PacksPerLane * Math::width <= 16);
+      (InScratch
+           ? Math::width <= 4
+           : PacksPerLane * Math::width * sizeof(accumulation_type) <= 64);
   // Registers a thread, which the backend may cap through LaunchBounds (CUDA:
   // teams a SM = 65536 / (max_threads x registers)): 64 by default, so that
   // every team size a shape names can launch and two 512-thread teams of
