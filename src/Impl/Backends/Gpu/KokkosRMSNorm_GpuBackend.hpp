@@ -138,13 +138,16 @@ struct GpuBackend : PortableBackend {
       return LaunchShape::team_per_row<GpuBackend>(rows, 256, 4);
     }
     if (packs_per_row <= std::size_t(512) * 8) {
-      // A team per row held in registers: four Packs a thread (eight of
-      // f64's two values: 6-13% less time than four, log 97) in teams of at
-      // least 64 threads up to 256, then eight where a thread's 32 values fit
-      // its 64 registers, so four teams share a SM instead of two (run 20).
-      // Eight 16-bit Packs a thread spill, so they keep four Packs up to 512
-      // threads (runs 20 and 24).
-      const int packs_a_lane = rows.pack_width == 2 ? 8 : 4;
+      // A team per row held in registers: four Packs a thread up to 256
+      // threads, then eight where a thread's 32 values fit its 64 registers,
+      // so four teams share a SM instead of two (run 20); eight 16-bit Packs
+      // a thread spill, so they keep four up to 512 threads (runs 20 and
+      // 24). f64 Packs, of two values, start at eight (6-13% less time than
+      // four, log 97) but in calls of at most 262144 Packs, bound by each
+      // lane's chain of latencies (eight took 0.5-1.2 us a call more, log
+      // 99). Teams of at least 64 threads.
+      const int packs_a_lane =
+          rows.pack_width == 2 && rows.rows * packs_per_row > 262144 ? 8 : 4;
       const int most_threads_at_packs_a_lane = rows.pack_width <= 4 ? 256 : 512;
       const int per_lane = packs_per_lane_for(
           packs_per_row,
