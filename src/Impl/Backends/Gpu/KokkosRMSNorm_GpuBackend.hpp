@@ -103,8 +103,9 @@ struct GpuBackend : PortableBackend {
     // as cover the row, so that the weight loads beside x and each lane's
     // chain of adds is short. 16-bit rows of 2048-8192 took 0.6-0.8 us less
     // a call than at four Packs a lane under graph replay (log 67).
+    const bool latency_bound = rows.rows * packs_per_row <= 262144;
     const int packs_of_16_values = 16 / rows.pack_width;
-    if (rows.pack_width >= 4 && rows.rows * packs_per_row <= 262144 &&
+    if (rows.pack_width >= 4 && latency_bound &&
         packs_per_row <= std::size_t(1024) * packs_of_16_values) {
       return LaunchShape::team_per_row<GpuBackend>(
           rows,
@@ -143,11 +144,9 @@ struct GpuBackend : PortableBackend {
       // so four teams share a SM instead of two (run 20); eight 16-bit Packs
       // a thread spill, so they keep four up to 512 threads (runs 20 and
       // 24). f64 Packs, of two values, start at eight (6-13% less time than
-      // four, log 97) but in calls of at most 262144 Packs, bound by each
-      // lane's chain of latencies (eight took 0.5-1.2 us a call more, log
-      // 99). Teams of at least 64 threads.
-      const int packs_a_lane =
-          rows.pack_width == 2 && rows.rows * packs_per_row > 262144 ? 8 : 4;
+      // four, log 97) but in latency-bound calls, as above (eight took
+      // 0.5-1.2 us a call more, log 99). Teams of at least 64 threads.
+      const int packs_a_lane = rows.pack_width == 2 && !latency_bound ? 8 : 4;
       const int most_threads_at_packs_a_lane = rows.pack_width <= 4 ? 256 : 512;
       const int per_lane = packs_per_lane_for(
           packs_per_row,
