@@ -28,9 +28,11 @@ inline std::string describe(const Impl::LaunchShape& launch) {
 // hold one Pack of each, or a team of 64 to 1024 threads per row, each with as
 // few Packs a lane as cover the row (at most 8, and 8, or four 16-bit ones,
 // only up to 512 threads);
+// rows longer than 4 Packs a lane cover swept twice by 64 to 1024 threads;
 // and where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
 // thread, or 128 to 512 holding 8, in as many teams as cover the row (at
-// most max_teams_per_row).
+// most max_teams_per_row), and the same chunks in as few whole warps as
+// hold them.
 inline std::vector<Impl::LaunchShape> candidates(const Impl::RowFacts& rows) {
   using Backend = Impl::Backend<Space>;
   using Shape = Impl::LaunchShape;
@@ -59,8 +61,12 @@ inline std::vector<Impl::LaunchShape> candidates(const Impl::RowFacts& rows) {
         per_lane == 8 || (per_lane == 4 && rows.pack_width > 4) ? 512 : 1024;
     if (std::size_t(threads) <= 2 * packs && threads <= most_threads) {
       out.push_back(Shape::team_per_row<Backend>(rows, threads, per_lane));
+    } else if (std::size_t(threads) * 4 < packs) {
+      // The row swept twice, four Packs a lane.
+      out.push_back(Shape::team_per_row<Backend>(rows, threads, 4));
     }
   }
+  const int warp = Kokkos::TeamPolicy<Space>::vector_length_max();
   for (auto [threads, per_lane] :
        {std::pair{128, 4}, std::pair{256, 4}, std::pair{512, 4},
         std::pair{128, 8}, std::pair{256, 8}, std::pair{512, 8}}) {
@@ -71,6 +77,13 @@ inline std::vector<Impl::LaunchShape> candidates(const Impl::RowFacts& rows) {
     // Chunks swept twice take four Packs a lane, whatever per_lane asks.
     if (teams > 1 && split.packs_per_lane == per_lane) {
       out.push_back(split);
+      // The same chunks in as few whole warps as hold them, where fewer.
+      const int fitted = std::max(
+          64,
+          Impl::ceil_div(Impl::ceil_div(split.span, per_lane), warp) * warp);
+      if (fitted < threads) {
+        out.push_back(Shape::split_row<Backend>(rows, teams, fitted, per_lane));
+      }
     }
   }
   return out;

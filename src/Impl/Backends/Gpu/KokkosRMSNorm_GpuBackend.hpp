@@ -119,12 +119,14 @@ struct GpuBackend : PortableBackend {
     const bool may_split =
         rows.max_teams_per_row > 1 &&
         (rows.pack_bytes / rows.pack_width >= 4 || rows.loads_x_as_stored);
-    if (packs_per_row > std::size_t(512) * 8 && may_split) {
+    if (packs_per_row > std::size_t(512) * 10 && may_split) {
       // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as
       // many as rows are long (fewer, swept twice, beyond
       // max_teams_per_row), so a team holds its chunk in registers and x
-      // is read once; 256 x 8 was the best chunk, and a team a row still
-      // better up to 4096 Packs (runs 12 and 15).
+      // is read once; 256 x 8 was the best chunk, a team a row still
+      // better up to 4096 Packs (runs 12 and 15), and up to 5120 Packs,
+      // where three chunks are short, a team sweeping the row twice (log
+      // 98).
       constexpr std::size_t chunk = std::size_t(256) * 8;
       const int teams =
           std::min(ceil_div(packs_per_row, chunk), rows.max_teams_per_row);
@@ -157,8 +159,11 @@ struct GpuBackend : PortableBackend {
           rows, ceil_div(ceil_div(packs_per_row, per_lane), warp) * warp,
           per_lane);
     }
-    // Longer rows than registers hold: the largest team, two sweeps.
-    return LaunchShape::team_per_row<GpuBackend>(rows, 1024, 4);
+    // Longer rows than registers hold, swept twice: rows that may split by
+    // 512 threads, which took 0.85-0.91 of the time of three short chunks
+    // (log 98); others by the largest team.
+    return LaunchShape::team_per_row<GpuBackend>(rows, may_split ? 512 : 1024,
+                                                 4);
   }
 
   // Rows per backward team, for rows of `row_bytes` bytes of x (as many of
