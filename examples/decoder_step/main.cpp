@@ -18,14 +18,17 @@
 using Space = Kokkos::DefaultExecutionSpace;
 using Matrix = Kokkos::View<float**, Space>;
 
-// Two instances of the default execution space: on a GPU, two streams.
+// Two instances of the default execution space: on a GPU, two streams. A
+// host space of one thread cannot be partitioned (Kokkos aborts), so both
+// sequences then share it.
 std::vector<Space> two_instances() {
 #if KOKKOS_VERSION >= 40000
-  const auto spaces = Kokkos::Experimental::partition_space(Space(), 1, 1);
-  return {spaces[0], spaces[1]};
-#else
-  return {Space(), Space()};
+  if (Space().concurrency() >= 2) {
+    const auto spaces = Kokkos::Experimental::partition_space(Space(), 1, 1);
+    return {spaces[0], spaces[1]};
+  }
 #endif
+  return {Space(), Space()};
 }
 
 // A stand-in for attention or an MLP: x = 0.5 * x + 0.1 (a sublayer writes
