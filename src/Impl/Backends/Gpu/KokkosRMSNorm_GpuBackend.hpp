@@ -125,8 +125,8 @@ struct GpuBackend : PortableBackend {
       // max_teams_per_row), so a team holds its chunk in registers and x
       // is read once; 256 x 8 was the best chunk, a team a row still
       // better up to 4096 Packs (runs 12 and 15), and up to 5120 Packs,
-      // where three chunks are short, a team sweeping the row twice (log
-      // 98).
+      // where three chunks are short, a team sweeping the row twice (logs
+      // 98, 100).
       constexpr std::size_t chunk = std::size_t(256) * 8;
       const int teams =
           std::min(ceil_div(packs_per_row, chunk), rows.max_teams_per_row);
@@ -159,11 +159,11 @@ struct GpuBackend : PortableBackend {
           rows, ceil_div(ceil_div(packs_per_row, per_lane), warp) * warp,
           per_lane);
     }
-    // Longer rows than registers hold, swept twice: rows that may split by
-    // 512 threads, which took 0.85-0.91 of the time of three short chunks
-    // (log 98); others by the largest team.
-    return LaunchShape::team_per_row<GpuBackend>(rows, may_split ? 512 : 1024,
-                                                 4);
+    // Longer rows than registers hold, swept twice: by 512 threads up to
+    // 5120 Packs (0.80-0.89 of the time of 1024 threads, and 0.86-0.93 of
+    // three short chunks, log 100), by the largest team beyond.
+    return LaunchShape::team_per_row<GpuBackend>(
+        rows, packs_per_row <= std::size_t(512) * 10 ? 512 : 1024, 4);
   }
 
   // Rows per backward team, for rows of `row_bytes` bytes of x (as many of
