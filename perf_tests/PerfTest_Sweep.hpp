@@ -28,7 +28,7 @@ inline std::string describe(const Impl::LaunchShape& launch) {
 // hold one Pack of each, or a team of 64 to 1024 threads per row, each with as
 // few Packs a lane as cover the row (at most 8, and 8, or four 16-bit ones,
 // only up to 512 threads);
-// rows longer than 4 Packs a lane cover swept twice by 64 to 1024 threads;
+// rows longer than four Packs a lane cover, swept twice by 64 to 1024 threads;
 // and where rows may be split, chunks of 128 to 512 threads holding 4 Packs a
 // thread, or 128 to 512 holding 8, in as many teams as cover the row (at
 // most max_teams_per_row), and the same chunks in as few whole warps as

@@ -119,7 +119,9 @@ struct GpuBackend : PortableBackend {
     const bool may_split =
         rows.max_teams_per_row > 1 &&
         (rows.pack_bytes / rows.pack_width >= 4 || rows.loads_x_as_stored);
-    if (packs_per_row > std::size_t(512) * 10 && may_split) {
+    // The longest rows that 512 threads sweeping them twice serve best.
+    constexpr std::size_t most_packs_swept_by_512 = 5120;
+    if (packs_per_row > most_packs_swept_by_512 && may_split) {
       // Longer rows than a team holds: chunks of 256 threads x 8 Packs, as
       // many as rows are long (fewer, swept twice, beyond
       // max_teams_per_row), so a team holds its chunk in registers and x
@@ -163,7 +165,7 @@ struct GpuBackend : PortableBackend {
     // 5120 Packs (0.80-0.89 of the time of 1024 threads, and 0.86-0.93 of
     // three short chunks, log 100), by the largest team beyond.
     return LaunchShape::team_per_row<GpuBackend>(
-        rows, packs_per_row <= std::size_t(512) * 10 ? 512 : 1024, 4);
+        rows, packs_per_row <= most_packs_swept_by_512 ? 512 : 1024, 4);
   }
 
   // Rows per backward team, for rows of `row_bytes` bytes of x (as many of
