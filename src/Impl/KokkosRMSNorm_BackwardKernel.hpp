@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "Backends/KokkosRMSNorm_Backend.hpp"
+#include "KokkosRMSNorm_ForEachIndex.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
 #include "KokkosRMSNorm_None.hpp"
 #include "KokkosRMSNorm_Numerics.hpp"
@@ -87,18 +88,23 @@ struct BackwardKernel {
 
   Pass pass;
 
+  // nvcc leaves the loops over a lane's 16-bit Packs rolled, and their
+  // run-time index moves the held Packs to local memory (log 105): those
+  // loops are unrolled in the source.
+  static constexpr bool unrolled_in_source = sizeof(value_type) < 4;
+
   // Calls f(k, j) for each Pack j of the sweep starting at Pack `start` that
   // lane holds as its k-th.
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION static void for_each_held(int lane, int lanes,
                                                         int start, int packs,
                                                         F&& f) {
-    for (int k = 0; k < PacksPerLane; ++k) {
+    for_each_index<PacksPerLane, unrolled_in_source>([&](int k) {
       const int j = start + lane + k * lanes;
       if (j < packs) {
         f(k, j);
       }
-    }
+    });
   }
 
   static_assert(Resident || !InScratch,
@@ -190,8 +196,12 @@ struct BackwardKernel {
             load(row, lane, lanes, start, packs, d, v);
           }
           for_each_held(lane, lanes, start, packs, [&](int k, int j) {
-            const pack dy_pack = InScratch ? dy_slots[j] : d[k].value(),
-                       x_pack = InScratch ? x_slots[j] : v[k].value();
+            // Held Packs are re-read, not kept widened from the dot product,
+            // which took twice the registers and spilled (log 105).
+            const pack dy_pack = InScratch ? dy_slots[j]
+                                           : d[k].template reread<backend>(),
+                       x_pack = InScratch ? x_slots[j]
+                                          : v[k].template reread<backend>();
             accumulation_type g[width];
             pass.template gradient<backend>(j, dy_pack, g);
             pack out;

@@ -9,7 +9,9 @@
 #include <Kokkos_Core.hpp>
 
 #include "Backends/KokkosRMSNorm_Backend.hpp"
+#include "KokkosRMSNorm_ForEachIndex.hpp"
 #include "KokkosRMSNorm_LaunchShape.hpp"
+#include "KokkosRMSNorm_Numerics.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 #include "KokkosRMSNorm_RowSplit.hpp"
 #include "KokkosRMSNorm_RowSums.hpp"
@@ -21,25 +23,6 @@
 // they apply is a RowMath (KokkosRMSNorm_RowMath.hpp).
 
 namespace KokkosRMSNorm::Impl {
-
-template <class F, int... Index>
-KOKKOS_FORCEINLINE_FUNCTION void for_each_index(
-    F& f, std::integer_sequence<int, Index...>) {
-  (f(Index), ...);
-}
-
-// Calls f(0), ..., f(Count - 1): in a loop, or unrolled in the source
-// (UnrolledInSource) where the compiler would leave the loop rolled.
-template <int Count, bool UnrolledInSource, class F>
-KOKKOS_FORCEINLINE_FUNCTION void for_each_index(F&& f) {
-  if constexpr (UnrolledInSource) {
-    for_each_index(f, std::make_integer_sequence<int, Count>());
-  } else {
-    for (int index = 0; index < Count; ++index) {
-      f(index);
-    }
-  }
-}
 
 // Normalizes rows with "lanes": the threads of a team sharing one row
 // (TeamPerRow), or the vector lanes of a team thread, each thread owning
@@ -62,6 +45,7 @@ template <int PacksPerLane, int RowsPerThread, bool TeamPerRow, bool Resident,
 struct RMSNormKernel : Math {
   using typename Math::accumulation_type;
   using typename Math::pack;
+  using value_type = typename Math::value_type;
   using backend = Backend<ExecutionSpace>;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using weight_pack = decltype(std::declval<const Math&>().weight.load(0));
@@ -101,14 +85,21 @@ struct RMSNormKernel : Math {
   using launch_bounds =
       typename backend::template launch_bounds<max_threads, registers>;
   // nvcc leaves the loops over a lane's Packs rolled once they quantize
-  // 16-bit values or load shifted 16-bit Packs, and their run-time index
-  // moves the held Packs to local memory (80-128 bytes a thread, logs 72,
-  // 78): those kernels unroll them in the source. Others keep the compiler's
-  // choice, under which their launch shapes were tuned (forced, some spill
-  // more, and f32 quantized rows of 16384 ran 17% slower, log 72).
+  // 16-bit values, load shifted 16-bit Packs or hold eight bfloat16 Packs,
+  // and their run-time index moves the held Packs to local memory (80-128
+  // bytes a thread, logs 72, 78, 106): those kernels unroll them in the
+  // source. Others keep the compiler's choice, under which their launch
+  // shapes were tuned (forced, some spill more, and f32 quantized rows of
+  // 16384 ran 17% slower, log 72).
   static constexpr bool unrolled_in_source =
-      (Math::quantizes || !Math::rows_start_on_packs) &&
-      sizeof(typename Math::value_type) < 4;
+      sizeof(value_type) < 4 &&
+      (Math::quantizes || !Math::rows_start_on_packs ||
+       (is_bfloat16_v<value_type> && PacksPerLane == 8));
+  // Lanes holding 32 or more 16-bit values re-read each held Pack for the
+  // scaling (HeldPack::reread) rather than keep the values widened for the
+  // sum of squares, which took twice the registers and spilled (log 106).
+  static constexpr bool rereads_held_packs =
+      sizeof(value_type) < 4 && PacksPerLane * Math::width >= 32;
   static_assert(Resident || !InScratch,
                 "rows swept twice are held in registers");
   static_assert(RowsPerThread == 1 || (!TeamPerRow && Resident && !InScratch &&
@@ -293,8 +284,10 @@ struct RMSNormKernel : Math {
           for_each_row(rows, [&](int r) {
             this->template store_scaled<backend>(
                 first_row + r, j,
-                InScratch ? slots[j - start] : held[r][k].value(), rstd[r],
-                factors, multiplier[r]);
+                InScratch            ? slots[j - start]
+                : rereads_held_packs ? held[r][k].template reread<backend>()
+                                     : held[r][k].value(),
+                rstd[r], factors, multiplier[r]);
           });
         });
       }

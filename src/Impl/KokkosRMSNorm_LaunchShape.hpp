@@ -7,7 +7,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "KokkosRMSNorm_Numerics.hpp"
 #include "KokkosRMSNorm_Pack.hpp"
 
 namespace KokkosRMSNorm::Impl {
@@ -37,9 +36,6 @@ struct RowFacts {
   bool loads_x_as_stored;
   // The most teams that may share a row: 1 where rows may not be split.
   int max_teams_per_row;
-  // Whether the values are bfloat16, whose lanes take more registers than
-  // those of other 16-bit values on some backends.
-  bool bfloat16_values = false;
   // Whether Pack j of the weight scales Pack j of every row alike (rows
   // that start on a Pack), so that a lane may hold several rows at once.
   bool rows_share_weight_packs = true;
@@ -53,7 +49,6 @@ struct RowFacts {
             sizeof(typename Math::pack),
             Math::loads_x_as_stored,
             max_teams_per_row,
-            is_bfloat16_v<typename Math::value_type>,
             Math::rows_share_weight_packs};
   }
 
@@ -66,8 +61,7 @@ struct RowFacts {
             Width,
             sizeof(Pack<T, Width>),
             loads_x_as_stored,
-            max_teams_per_row,
-            is_bfloat16_v<T>};
+            max_teams_per_row};
   }
 };
 

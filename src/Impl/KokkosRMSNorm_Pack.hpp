@@ -26,19 +26,27 @@ struct alignas(sizeof(T) * Width) Pack {
 // Held as Packs, each 16-bit value takes a register of its own; as words,
 // two share one, which leaves registers for more teams (log 29). `hold`
 // takes the Pack by value: copied to words from a reference into global
-// memory, nvcc read it byte by byte (log 85).
+// memory, nvcc read it byte by byte (log 85). `reread` is the value for its
+// last use: 16-bit words pass through the backend's `opaque`, so that the
+// compiler cannot keep the values it widened for an earlier use alive until
+// then (a lane's eight bfloat16 Packs spilled, log 106).
 template <class P, class = void>
 struct HeldPack {
   P pack;
 
   KOKKOS_INLINE_FUNCTION static HeldPack hold(P loaded) { return {loaded}; }
   KOKKOS_INLINE_FUNCTION P value() const { return pack; }
+  template <class Backend>
+  KOKKOS_INLINE_FUNCTION P reread() const {
+    return pack;
+  }
 };
 
 template <class T, int Width>
 struct HeldPack<Pack<T, Width>, std::enable_if_t<(sizeof(T) < 4)>> {
   using P = Pack<T, Width>;
-  std::uint32_t words[(sizeof(P) + 3) / 4];
+  static constexpr int word_count = (sizeof(P) + 3) / 4;
+  std::uint32_t words[word_count];
 
   KOKKOS_INLINE_FUNCTION static HeldPack hold(P loaded) {
     HeldPack held{};
@@ -50,6 +58,15 @@ struct HeldPack<Pack<T, Width>, std::enable_if_t<(sizeof(T) < 4)>> {
     P pack;
     memcpy(static_cast<void*>(&pack), words, sizeof(P));
     return pack;
+  }
+
+  template <class Backend>
+  KOKKOS_INLINE_FUNCTION P reread() const {
+    HeldPack opaque_words{};
+    for (int w = 0; w < word_count; ++w) {
+      opaque_words.words[w] = Backend::opaque(words[w]);
+    }
+    return opaque_words.value();
   }
 };
 

@@ -57,6 +57,12 @@ struct PortableBackend {
     }
   }
 
+  // `word` itself, which the compiler may not see through where the backend
+  // can say so: a held value re-read for its last use (HeldPack::reread).
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t opaque(std::uint32_t word) {
+    return word;
+  }
+
   // Copies *from to *slot, in team scratch; the copies a thread made are in
   // place once it calls wait_for_copies_to_scratch.
   template <class T>

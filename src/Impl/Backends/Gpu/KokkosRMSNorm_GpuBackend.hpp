@@ -134,22 +134,17 @@ struct GpuBackend : PortableBackend {
           std::min(ceil_div(packs_per_row, chunk), rows.max_teams_per_row);
       return LaunchShape::split_row<GpuBackend>(rows, teams, 256, 8);
     }
-    if (rows.bfloat16_values && packs_per_row > std::size_t(512) * 4 &&
-        packs_per_row <= std::size_t(512) * 8) {
-      // bfloat16 lanes of eight Packs spill on CUDA (56 bytes at 64
-      // registers, where float16's spill none): 256 threads sweeping such a
-      // row twice reached 65-76% of the copy ceiling where one sweep of
-      // eight Packs a lane reached 55-56% (log 63).
-      return LaunchShape::team_per_row<GpuBackend>(rows, 256, 4);
-    }
     if (packs_per_row <= std::size_t(512) * 8) {
       // A team per row held in registers: four Packs a thread up to 256
       // threads, then eight where a thread's 32 values fit its 64 registers,
       // so four teams share a SM instead of two (run 20); eight 16-bit Packs
       // a thread spill, so they keep four up to 512 threads (runs 20 and
-      // 24). f64 Packs, of two values, start at eight (6-13% less time than
-      // four, log 97) but in latency-bound calls, as above (eight took
-      // 0.5-1.2 us a call more, log 99). Teams of at least 64 threads.
+      // 24), then take eight, re-read for the scaling so that they spill
+      // none (HeldPack::reread; 92-93% of the copy ceiling where 256
+      // threads sweeping bfloat16 rows twice reached 69-84%, log 106). f64
+      // Packs, of two values, start at eight (6-13% less time than four, log
+      // 97) but in latency-bound calls, as above (eight took 0.5-1.2 us a call
+      // more, log 99). Teams of at least 64 threads.
       const int packs_a_lane = rows.pack_width == 2 && !latency_bound ? 8 : 4;
       const int most_threads_at_packs_a_lane = rows.pack_width <= 4 ? 256 : 512;
       const int per_lane = packs_per_lane_for(
