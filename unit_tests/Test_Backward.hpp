@@ -93,7 +93,8 @@ TYPED_TEST_P(BackwardTest, Weight) {
   // are and are not whole Packs, held four or eight Packs a lane, or swept
   // twice. On a GPU, 16-bit rows of 512 and 4000 are held in scratch, and
   // teams of several rows (more rows than teams) load each next row while
-  // they finish the current one, with idle lanes at 4000.
+  // they finish the current one, with idle lanes at 4000; 16-bit rows of
+  // 20000 are held four Packs a lane by more than 256 lanes.
   for (auto [rows, n] : {std::pair<std::size_t, std::size_t>{0, 256},
                          {1, 1},
                          {200, 16},
@@ -101,6 +102,7 @@ TYPED_TEST_P(BackwardTest, Weight) {
                          {64, 4097},
                          {16, 6000},
                          {3, 16384},
+                         {5, 20000},
                          {2000, 512},
                          {2500, 4000}}) {
     const auto in = TestFixture::make_inputs(rows, n);
@@ -175,12 +177,14 @@ TYPED_TEST_P(BackwardTest, DeterministicWeightGradient) {
 TYPED_TEST_P(BackwardTest, EveryTeamKernel) {
   // The GPUs' kernel (BackwardKernel) in every shape the launcher takes for
   // the rows' Packs, on every backend, the host's too (where a team is one
-  // thread, and the chooser picks the host's own kernel): two Packs a lane
-  // (Packs of more than four values) or four and eight (the others) held in
-  // registers, four held in team scratch (16-bit rows on a GPU; registers
-  // elsewhere), and rows swept twice; teams of up to 256 lanes and, in the
-  // shapes that take them, more; rows that fill the lanes or leave some
-  // idle; groups of four rows, the last of one.
+  // thread, and the chooser picks the host's own kernel): two and four Packs
+  // a lane (Packs of more than four values) or four and eight (the others)
+  // held in registers, four held in team scratch (16-bit rows on a GPU;
+  // registers elsewhere), and rows swept twice; teams of up to 256 lanes and,
+  // in the shapes that take them, more; rows that fill the lanes or leave some
+  // idle; groups of four rows, the last of one, of ten, the last of three
+  // (rows swept twice add their weight terms in blocks of eight), and of
+  // one row (which they take one at a time).
   using T = typename TestFixture::T;
   using Space = typename TestFixture::Space;
   using Shape = Impl::BackwardLaunchShape;
@@ -192,60 +196,68 @@ TYPED_TEST_P(BackwardTest, EveryTeamKernel) {
           : 1;
   constexpr bool sixteen_bit_packs = width > 4;
   const std::size_t rows = 13;
-  const int groups = 4, rows_per_group = 4;
   const auto team_sizes = Impl::is_gpu_v<Space> ? std::vector<int>{64, 96, 320}
                                                 : std::vector<int>{1};
-  for (int lanes : team_sizes) {
-    const auto shape = [&](int packs_per_lane, Sweeps sweeps, Holding holding) {
-      return Shape{groups,         rows_per_group, lanes,
-                   packs_per_lane, sweeps,         holding};
-    };
-    const int held = sixteen_bit_packs ? 2 : 8;
-    const std::vector<std::pair<Shape, std::vector<int>>> shapes_and_packs = {
-        {shape(held, Sweeps::one, Holding::registers),
-         {held * lanes - 1, held * lanes}},
-        {shape(4, Sweeps::one, Holding::registers), {4 * lanes - 1, 4 * lanes}},
-        {shape(4, Sweeps::one, Holding::team_scratch),
-         {4 * lanes - 1, 4 * lanes}},
-        {shape(4, Sweeps::two, Holding::registers),
-         {8 * lanes + 1, 12 * lanes}}};
-    for (const auto& [team_shape, row_packs] : shapes_and_packs) {
-      // More than 256 lanes hold, in registers, two Packs of more than four
-      // values or four of the others.
-      const bool launched =
-          lanes <= 256 ||
-          (team_shape.sweeps == Sweeps::one &&
-           team_shape.holding == Holding::registers &&
-           team_shape.packs_per_lane == (sixteen_bit_packs ? 2 : 4));
-      if (!launched) {
-        continue;
-      }
-      for (int packs : row_packs) {
-        const std::size_t n = std::size_t(packs) * width;
-        const auto in = TestFixture::make_inputs(rows, n);
-        typename TestFixture::Matrix dx("dx", rows, n);
-        typename TestFixture::Vector dweight("dweight", n);
-        Testing::poison(dx, TestFixture::nan);
-        Testing::poison(dweight, TestFixture::nan);
-        const std::size_t partials_bytes =
-            groups * std::size_t(packs) *
-            sizeof(Impl::Pack<typename TestFixture::Accumulation, width>);
-        const auto pass = Impl::make_backward_pass<width, Space>(
-            in.dy, in.x, in.weight, in.rstd, dx, dweight,
-            this->workspace.reserve(Space(), partials_bytes).data(), groups,
-            rows_per_group);
-        Impl::launch_backward_teams("KokkosRMSNorm::Test::EveryTeamKernel",
-                                    Space(), team_shape, pass);
-        Impl::sum_partials(Space(), pass, dweight);
-        Space().fence();
-        TestFixture::expect_results(
-            in, Testing::to_host_doubles_1d(in.weight), dx, dweight,
-            "N=" + std::to_string(n) + " lanes=" + std::to_string(lanes) +
-                " packs_per_lane=" + std::to_string(team_shape.packs_per_lane) +
-                " swept " +
-                (team_shape.sweeps == Sweeps::two ? "twice" : "once") +
-                (team_shape.holding == Holding::team_scratch ? " in scratch"
-                                                             : ""));
+  for (const auto& grouping :
+       {std::pair{4, 4}, std::pair{2, 10}, std::pair{13, 1}}) {
+    // Named, not bound, since lambdas capture them (C++17).
+    const int groups = grouping.first, rows_per_group = grouping.second;
+    for (int lanes : team_sizes) {
+      const auto shape = [&](int packs_per_lane, Sweeps sweeps,
+                             Holding holding) {
+        return Shape{groups,         rows_per_group, lanes,
+                     packs_per_lane, sweeps,         holding};
+      };
+      const int held = sixteen_bit_packs ? 2 : 8;
+      const std::vector<std::pair<Shape, std::vector<int>>> shapes_and_packs = {
+          {shape(held, Sweeps::one, Holding::registers),
+           {held * lanes - 1, held * lanes}},
+          {shape(4, Sweeps::one, Holding::registers),
+           {4 * lanes - 1, 4 * lanes}},
+          {shape(4, Sweeps::one, Holding::team_scratch),
+           {4 * lanes - 1, 4 * lanes}},
+          {shape(4, Sweeps::two, Holding::registers),
+           {8 * lanes + 1, 12 * lanes}}};
+      for (const auto& [team_shape, row_packs] : shapes_and_packs) {
+        // More than 256 lanes hold, in registers, four Packs, or two of more
+        // than four values.
+        const bool launched =
+            lanes <= 256 ||
+            (team_shape.sweeps == Sweeps::one &&
+             team_shape.holding == Holding::registers &&
+             (team_shape.packs_per_lane == 4 ||
+              (sixteen_bit_packs && team_shape.packs_per_lane == 2)));
+        if (!launched) {
+          continue;
+        }
+        for (int packs : row_packs) {
+          const std::size_t n = std::size_t(packs) * width;
+          const auto in = TestFixture::make_inputs(rows, n);
+          typename TestFixture::Matrix dx("dx", rows, n);
+          typename TestFixture::Vector dweight("dweight", n);
+          Testing::poison(dx, TestFixture::nan);
+          Testing::poison(dweight, TestFixture::nan);
+          const std::size_t partials_bytes =
+              groups * std::size_t(packs) *
+              sizeof(Impl::Pack<typename TestFixture::Accumulation, width>);
+          const auto pass = Impl::make_backward_pass<width, Space>(
+              in.dy, in.x, in.weight, in.rstd, dx, dweight,
+              this->workspace.reserve(Space(), partials_bytes).data(), groups,
+              rows_per_group);
+          Impl::launch_backward_teams("KokkosRMSNorm::Test::EveryTeamKernel",
+                                      Space(), team_shape, pass);
+          Impl::sum_partials(Space(), pass, dweight);
+          Space().fence();
+          TestFixture::expect_results(
+              in, Testing::to_host_doubles_1d(in.weight), dx, dweight,
+              "N=" + std::to_string(n) + " lanes=" + std::to_string(lanes) +
+                  " packs_per_lane=" +
+                  std::to_string(team_shape.packs_per_lane) + " swept " +
+                  (team_shape.sweeps == Sweeps::two ? "twice" : "once") +
+                  (team_shape.holding == Holding::team_scratch ? " in scratch"
+                                                               : "") +
+                  " groups of " + std::to_string(rows_per_group));
+        }
       }
     }
   }

@@ -69,14 +69,14 @@ struct BackwardPass {
 // that owns Pack j adds its partial weight gradients. A Resident row, which
 // the lanes cover in one sweep, is read once and the partial sums stay in
 // registers until the group ends; a longer row is read twice and its
-// partial sums are added in the workspace row by row. As in RMSNormKernel,
-// each lane takes exactly one index of its range. InScratch, a Resident
-// row's dy and x are held in team scratch instead of registers, and each
-// lane copies its Packs of the group's next row into its slots as soon as
-// it has used them, so that the next row's loads are in flight while the
-// team finishes the current one (see the backend's copy_to_scratch).
-template <int PacksPerLane, bool Resident, bool InScratch, class ExecutionSpace,
-          class Pass>
+// partial sums are added in the workspace once a block of RowsPerBlock rows.
+// As in RMSNormKernel, each lane takes exactly one index of its range.
+// InScratch, a Resident row's dy and x are held in team scratch instead of
+// registers, and each lane copies its Packs of the group's next row into its
+// slots as soon as it has used them, so that the next row's loads are in flight
+// while the team finishes the current one (see the backend's copy_to_scratch).
+template <int PacksPerLane, bool Resident, bool InScratch, int RowsPerBlock,
+          class ExecutionSpace, class Pass>
 struct BackwardKernel {
   using pack = typename Pass::pack;
   using value_type = typename Pass::value_type;
@@ -90,7 +90,9 @@ struct BackwardKernel {
 
   // nvcc leaves the loops over a lane's 16-bit Packs rolled, and their
   // run-time index moves the held Packs to local memory (log 105): those
-  // loops are unrolled in the source.
+  // loops are unrolled in the source. Wider values keep the compiler's
+  // choice, which ran float rows of 128-512 and double rows of 5120-8192
+  // faster than unrolled (log 109).
   static constexpr bool unrolled_in_source = sizeof(value_type) < 4;
 
   // Calls f(k, j) for each Pack j of the sweep starting at Pack `start` that
@@ -109,6 +111,14 @@ struct BackwardKernel {
 
   static_assert(Resident || !InScratch,
                 "rows swept twice are held in registers");
+
+  // Rows swept twice may be taken in blocks of rows (launch_backward_teams
+  // chooses): their sums of g * x first, then, sweep by sweep, their dx,
+  // adding the block's partial weight gradients in registers and to the
+  // workspace once a block.
+  static constexpr int rows_per_block = RowsPerBlock;
+  static_assert(rows_per_block == 1 || (!Resident && Pass::sums_weight),
+                "only rows swept twice sum weight terms a block at a time");
 
   // The team scratch a team of `lanes` lanes takes: a slot for each Pack of
   // dy and of x of a row.
@@ -146,7 +156,9 @@ struct BackwardKernel {
     const std::size_t last = end < pass.x.extent(0) ? end : pass.x.extent(0);
     // Zeroed because g++ cannot see that each read follows a load.
     HeldPack<pack> d[PacksPerLane] = {}, v[PacksPerLane] = {};
-    accumulation_pack weight_sums[PacksPerLane] = {};  // Resident only
+    // The lane's partial weight gradients: of the group (Resident), or of
+    // the block and the sweep (rows swept twice in blocks).
+    accumulation_pack weight_sums[PacksPerLane] = {};
     [[maybe_unused]] pack *dy_slots = nullptr, *x_slots = nullptr;
     if constexpr (InScratch) {
       const std::size_t bytes = scratch_bytes(lanes) / 2;
@@ -163,8 +175,21 @@ struct BackwardKernel {
             });
       }
     }
-    for (std::size_t row = first; row < last; ++row) {
-      const accumulation_type r = pass.rstd(row);
+    // Adds a lane's weight terms of Pack j to the group's partial sums, which
+    // the group's first terms start.
+    const auto add_to_partial = [&](int j, const accumulation_pack& terms,
+                                    bool starts) {
+      if constexpr (Pass::sums_weight) {
+        auto& partial = pass.partials(group, j);
+        for (int w = 0; w < width; ++w) {
+          partial.lane[w] =
+              starts ? terms.lane[w] : partial.lane[w] + terms.lane[w];
+        }
+      }
+    };
+    // sum(g * x) over `row`, each lane loading its Packs of a sweep (or
+    // waiting for their copies to its slots) before it adds them.
+    const auto dot_product = [&](std::size_t row) {
       accumulation_type dot = 0;
       Kokkos::parallel_reduce(
           Kokkos::TeamThreadRange(team, lanes),
@@ -189,53 +214,83 @@ struct BackwardKernel {
             }
           },
           dot);
-      const accumulation_type c = r * r * r * dot * pass.inverse_n;
+      return dot;
+    };
+    for (std::size_t block = first; block < last; block += rows_per_block) {
+      const std::size_t rows_left = last - block;
+      const int rows = rows_left < std::size_t(rows_per_block)
+                           ? static_cast<int>(rows_left)
+                           : rows_per_block;
+      accumulation_type r[rows_per_block] = {}, c[rows_per_block] = {};
+      for_each_index<rows_per_block, true>([&](int b) {
+        if (b < rows) {
+          r[b] = pass.rstd(block + b);
+          c[b] = r[b] * r[b] * r[b] * dot_product(block + b) * pass.inverse_n;
+        }
+      });
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int lane) {
         for (int start = 0; start < sweeps * sweep; start += sweep) {
-          if constexpr (!Resident) {
-            load(row, lane, lanes, start, packs, d, v);
-          }
-          for_each_held(lane, lanes, start, packs, [&](int k, int j) {
-            // Held Packs are re-read, not kept widened from the dot product,
-            // which took twice the registers and spilled (log 105).
-            const pack dy_pack = InScratch ? dy_slots[j]
-                                           : d[k].template reread<backend>(),
-                       x_pack = InScratch ? x_slots[j]
-                                          : v[k].template reread<backend>();
-            accumulation_type g[width];
-            pass.template gradient<backend>(j, dy_pack, g);
-            pack out;
-            accumulation_pack terms;
-            for (int w = 0; w < width; ++w) {
-              const auto x_value =
-                  backend::template widened<accumulation_type>(x_pack, w);
-              out.lane[w] = backend::template round_to<value_type>(r * g[w] -
-                                                                   c * x_value);
-              terms.lane[w] =
-                  backend::template widened<accumulation_type>(dy_pack, w) *
-                  x_value * r;
+          for_each_index<rows_per_block, true>([&](int b) {
+            if (b >= rows) {
+              return;
             }
-            pass.dx(row, j) = out;
-            if constexpr (InScratch) {
-              // The slots' values are used (dx stored from them): the next
-              // row may take their place.
-              if (row + 1 < last) {
-                copy_to_slots(row + 1, j, dy_slots, x_slots);
-              }
+            const std::size_t row = block + b;
+            if constexpr (!Resident) {
+              load(row, lane, lanes, start, packs, d, v);
             }
-            if constexpr (Pass::sums_weight && Resident) {
+            for_each_held(lane, lanes, start, packs, [&](int k, int j) {
+              // Held Packs are re-read, not kept widened from the dot
+              // product, which took twice the registers and spilled (logs
+              // 105, 107).
+              const pack dy_pack = InScratch ? dy_slots[j]
+                                             : d[k].template reread<backend>(),
+                         x_pack = InScratch ? x_slots[j]
+                                            : v[k].template reread<backend>();
+              accumulation_type g[width];
+              pass.template gradient<backend>(j, dy_pack, g);
+              pack out;
+              accumulation_pack terms;
               for (int w = 0; w < width; ++w) {
-                weight_sums[k].lane[w] += terms.lane[w];
+                const auto x_value =
+                    backend::template widened<accumulation_type>(x_pack, w);
+                out.lane[w] = backend::template round_to<value_type>(
+                    r[b] * g[w] - c[b] * x_value);
+                terms.lane[w] =
+                    backend::template widened<accumulation_type>(dy_pack, w) *
+                    x_value * r[b];
               }
-            } else if constexpr (Pass::sums_weight) {
-              auto& partial = pass.partials(group, j);
-              for (int w = 0; w < width; ++w) {
-                partial.lane[w] = row == first
-                                      ? terms.lane[w]
-                                      : partial.lane[w] + terms.lane[w];
+              pass.dx(row, j) = out;
+              if constexpr (InScratch) {
+                // The slots' values are used (dx stored from them): the next
+                // row may take their place.
+                if (row + 1 < last) {
+                  copy_to_slots(row + 1, j, dy_slots, x_slots);
+                }
               }
-            }
+              if constexpr (Pass::sums_weight && !Resident &&
+                            rows_per_block == 1) {
+                // A row alone in its block adds to the workspace at once:
+                // kept in registers to the sweep's end, its terms took 23
+                // more registers and 1.5x the time of a one-row call (log
+                // 109).
+                add_to_partial(j, terms, row == first);
+              } else if constexpr (Pass::sums_weight) {
+                // A Resident row adds to the group's sums; a row of a block
+                // to the block's sums of this sweep, from its first row.
+                for (int w = 0; w < width; ++w) {
+                  weight_sums[k].lane[w] =
+                      !Resident && b == 0
+                          ? terms.lane[w]
+                          : weight_sums[k].lane[w] + terms.lane[w];
+                }
+              }
+            });
           });
+          if constexpr (Pass::sums_weight && rows_per_block > 1) {
+            for_each_held(lane, lanes, start, packs, [&](int k, int j) {
+              add_to_partial(j, weight_sums[k], block == first);
+            });
+          }
         }
       });
     }
@@ -426,11 +481,12 @@ void launch_backward_teams(const char* label, const ExecutionSpace& space,
   using backend = Backend<ExecutionSpace>;
   using std::integral_constant;
   const auto launch = [&](auto packs_per_lane, auto resident, auto in_scratch,
-                          auto max_lanes, auto teams_per_sm) {
+                          auto rows_per_block, auto max_lanes,
+                          auto teams_per_sm) {
     using Kernel =
         BackwardKernel<decltype(packs_per_lane)::value,
                        decltype(resident)::value, decltype(in_scratch)::value,
-                       ExecutionSpace, Pass>;
+                       decltype(rows_per_block)::value, ExecutionSpace, Pass>;
     Kokkos::parallel_for(
         label,
         Kokkos::TeamPolicy<ExecutionSpace,
@@ -449,30 +505,43 @@ void launch_backward_teams(const char* label, const ExecutionSpace& space,
     if constexpr (Pass::width > 4) {
       if (shape.packs_per_lane == 2) {
         return launch(integral_constant<int, 2>(), std::true_type(),
-                      std::false_type(), wide, one);
+                      std::false_type(), one, wide, one);
       }
       // Only 16-bit rows are held in scratch, where the backend holds rows
       // there.
       if constexpr (backend::holds_rows_in_scratch) {
         if (shape.holding == LaunchShape::Holding::team_scratch) {
-          return launch(four, std::true_type(), std::true_type(), narrow, one);
+          return launch(four, std::true_type(), std::true_type(), one, narrow,
+                        one);
         }
       }
-    } else {
-      if (shape.packs_per_lane == 8) {
-        return launch(integral_constant<int, 8>(), std::true_type(),
-                      std::false_type(), narrow, one);
-      }
-      if (shape.team_size > narrow) {
-        return launch(four, std::true_type(), std::false_type(), wide, one);
+    } else if (shape.packs_per_lane == 8) {
+      return launch(integral_constant<int, 8>(), std::true_type(),
+                    std::false_type(), one, narrow, one);
+    }
+    if (shape.team_size > narrow) {
+      return launch(four, std::true_type(), std::false_type(), one, wide, one);
+    }
+    launch(four, std::true_type(), std::false_type(), one, narrow, one);
+  };
+  // Rows swept twice with a weight gradient, in teams of several rows, go
+  // eight rows a block: added to the workspace once a row, the float partial
+  // sums moved more bytes than dy, x and dx of 16-bit rows together (log
+  // 108). Rows of one-value Packs ran 1.84x slower in blocks, and teams of
+  // one row (decode sizes) up to 1.75x slower (log 109).
+  const auto swept_twice = [&] {
+    const integral_constant<int, 2> two_teams;
+    if constexpr (Pass::sums_weight && Pass::width > 1) {
+      if (shape.rows_per_team > 1) {
+        return launch(four, std::false_type(), std::false_type(),
+                      integral_constant<int, 8>(), narrow, two_teams);
       }
     }
-    launch(four, std::true_type(), std::false_type(), narrow, one);
+    launch(four, std::false_type(), std::false_type(), one, narrow, two_teams);
   };
   if (shape.teams > 0) {
     if (shape.sweeps == LaunchShape::Sweeps::two) {
-      launch(four, std::false_type(), std::false_type(), narrow,
-             integral_constant<int, 2>());
+      swept_twice();
     } else {
       held_once();
     }

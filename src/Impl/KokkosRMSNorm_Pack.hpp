@@ -27,9 +27,10 @@ struct alignas(sizeof(T) * Width) Pack {
 // two share one, which leaves registers for more teams (log 29). `hold`
 // takes the Pack by value: copied to words from a reference into global
 // memory, nvcc read it byte by byte (log 85). `reread` is the value for its
-// last use: 16-bit words pass through the backend's `opaque`, so that the
-// compiler cannot keep the values it widened for an earlier use alive until
-// then (a lane's eight bfloat16 Packs spilled, log 106).
+// last use: its 32-bit words pass through the backend's `opaque`, so that
+// the compiler cannot keep the values it derived for an earlier use alive
+// until then (a lane's eight bfloat16 Packs spilled, log 106; so did float
+// and double backward lanes, logs 107, 109).
 template <class P, class = void>
 struct HeldPack {
   P pack;
@@ -38,7 +39,15 @@ struct HeldPack {
   KOKKOS_INLINE_FUNCTION P value() const { return pack; }
   template <class Backend>
   KOKKOS_INLINE_FUNCTION P reread() const {
-    return pack;
+    static_assert(sizeof(P) % 4 == 0, "a Pack of whole 32-bit words");
+    std::uint32_t words[sizeof(P) / 4];
+    memcpy(words, &pack, sizeof(P));
+    for (auto& word : words) {
+      word = Backend::opaque(word);
+    }
+    P reread_pack;
+    memcpy(static_cast<void*>(&reread_pack), words, sizeof(P));
+    return reread_pack;
   }
 };
 

@@ -179,9 +179,10 @@ struct GpuBackend : PortableBackend {
   // Packs a lane up to 256 lanes. Longer rows of 16-bit Packs (more than four
   // values) take two Packs a lane up to 1024 lanes, since eight in 256 lanes
   // left one team a SM (log 89); longer rows of wider values take eight Packs
-  // a lane in 256 lanes, then four in up to 1024, whose 64 registers a lane
-  // hold them (16-bit Packs spill there). Longer rows are swept twice by 256
-  // lanes, four Packs a lane.
+  // a lane in 256 lanes. Then four in up to 1024 lanes, whose 64 registers a
+  // lane hold them (16-bit Packs spill 192 bytes a lane, yet took 0.54-0.57
+  // of the time of reading their rows twice, log 109). Longer rows are swept
+  // twice by 256 lanes, four Packs a lane.
   static BackwardLanes backward_lanes(std::size_t packs_per_row,
                                       int pack_width) {
     const int warp = warp_width();
@@ -195,11 +196,10 @@ struct GpuBackend : PortableBackend {
     if (fits(256, 4)) {
       return {lanes_for(4), 4};
     }
-    if (pack_width > 4) {
-      return fits(1024, 2) ? BackwardLanes{lanes_for(2), 2}
-                           : BackwardLanes{256, 4};
+    if (pack_width > 4 && fits(1024, 2)) {
+      return {lanes_for(2), 2};
     }
-    if (fits(256, 8)) {
+    if (pack_width <= 4 && fits(256, 8)) {
       return {256, 8};
     }
     return fits(1024, 4) ? BackwardLanes{lanes_for(4), 4}
