@@ -402,7 +402,7 @@ BackwardLaunchShape choose_backward_launch_shape(std::size_t rows,
   using backend = Backend<ExecutionSpace>;
   const int rows_per_team =
       backend::backward_rows_per_team(rows, packs * Width * sizeof(T));
-  const BackwardLanes lanes = backend::backward_lanes(packs, Width);
+  const BackwardLanes lanes = backend::backward_lanes(packs, Width, sizeof(T));
   BackwardLaunchShape shape{rows == 0 ? 0 : ceil_div(rows, rows_per_team),
                             rows_per_team,
                             lanes.team_size,
@@ -516,6 +516,13 @@ void launch_backward_teams(const char* label, const ExecutionSpace& space,
         }
       }
     } else if (shape.packs_per_lane == 8) {
+      if constexpr (Pass::width == 1 &&
+                    sizeof(typename Pass::value_type) >= 4) {
+        if (shape.team_size > narrow) {
+          return launch(integral_constant<int, 8>(), std::true_type(),
+                        std::false_type(), one, wide, one);
+        }
+      }
       return launch(integral_constant<int, 8>(), std::true_type(),
                     std::false_type(), one, narrow, one);
     }

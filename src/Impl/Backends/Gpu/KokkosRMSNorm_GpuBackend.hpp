@@ -175,16 +175,18 @@ struct GpuBackend : PortableBackend {
   }
 
   // The lanes of a backward team and the Packs each holds, for rows of
-  // `packs_per_row` Packs of `pack_width` values, in whole warps: about four
-  // Packs a lane up to 256 lanes. Longer rows of 16-bit Packs (more than four
-  // values) take two Packs a lane up to 1024 lanes, since eight in 256 lanes
-  // left one team a SM (log 89); longer rows of wider values take eight Packs
-  // a lane in 256 lanes. Then four in up to 1024 lanes, whose 64 registers a
-  // lane hold them (16-bit Packs spill 192 bytes a lane, yet took 0.54-0.57
-  // of the time of reading their rows twice, log 109). Longer rows are swept
-  // twice by 256 lanes, four Packs a lane.
-  static BackwardLanes backward_lanes(std::size_t packs_per_row,
-                                      int pack_width) {
+  // `packs_per_row` Packs of `pack_width` values of `value_bytes` bytes, in
+  // whole warps: about four Packs a lane up to 256 lanes. Longer rows of 16-bit
+  // Packs (more than four values) take two Packs a lane up to 1024 lanes, since
+  // eight in 256 lanes left one team a SM (log 89); longer rows of wider values
+  // take eight Packs a lane in 256 lanes. Then four in up to 1024 lanes, whose
+  // 64 registers a lane hold them (16-bit Packs spill 192 bytes a lane, yet
+  // took 0.54-0.57 of the time of reading their rows twice, log 109); rows of
+  // one float or double a Pack, eight in up to 1024 lanes (0.49-0.82 of the
+  // time of two sweeps; 16-bit values took 1.2-1.36 of it, log 112). Longer
+  // rows are swept twice by 256 lanes, four Packs a lane.
+  static BackwardLanes backward_lanes(std::size_t packs_per_row, int pack_width,
+                                      int value_bytes) {
     const int warp = warp_width();
     const auto lanes_for = [&](int per_lane) {
       return std::clamp(
@@ -202,8 +204,13 @@ struct GpuBackend : PortableBackend {
     if (pack_width <= 4 && fits(256, 8)) {
       return {256, 8};
     }
-    return fits(1024, 4) ? BackwardLanes{lanes_for(4), 4}
-                         : BackwardLanes{256, 4};
+    if (fits(1024, 4)) {
+      return {lanes_for(4), 4};
+    }
+    if (pack_width == 1 && value_bytes >= 4 && fits(1024, 8)) {
+      return {lanes_for(8), 8};
+    }
+    return {256, 4};
   }
 
   // The vector lanes (Packs of `pack_bytes`) and threads of a team adding the

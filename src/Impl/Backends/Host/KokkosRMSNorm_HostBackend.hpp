@@ -115,7 +115,7 @@ struct HostBackend : PortableBackend {
     return std::max(1, ceil_div(rows, 64));
   }
 
-  static BackwardLanes backward_lanes(std::size_t, int) { return {1, 4}; }
+  static BackwardLanes backward_lanes(std::size_t, int, int) { return {1, 4}; }
 
   static int dweight_columns(std::size_t) { return 1; }
   static int dweight_threads(std::size_t) { return 1; }
