@@ -219,16 +219,12 @@ TYPED_TEST_P(BackwardTest, EveryTeamKernel) {
           {shape(4, Sweeps::two, Holding::registers),
            {8 * lanes + 1, 12 * lanes}}};
       for (const auto& [team_shape, row_packs] : shapes_and_packs) {
-        // More than 256 lanes hold, in registers, four Packs, two of more
-        // than four values, or eight of one float or double.
+        // More than 256 lanes hold rows only in registers, in one sweep.
         const bool launched =
-            lanes <= 256 ||
-            (team_shape.sweeps == Sweeps::one &&
-             team_shape.holding == Holding::registers &&
-             (team_shape.packs_per_lane == 4 ||
-              (sixteen_bit_packs && team_shape.packs_per_lane == 2) ||
-              (width == 1 && sizeof(T) >= 4 &&
-               team_shape.packs_per_lane == 8)));
+            lanes <= 256 || (team_shape.sweeps == Sweeps::one &&
+                             team_shape.holding == Holding::registers &&
+                             Impl::held_by_wide_backward_teams(
+                                 team_shape.packs_per_lane, width, sizeof(T)));
         if (!launched) {
           continue;
         }

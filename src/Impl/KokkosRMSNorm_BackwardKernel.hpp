@@ -516,8 +516,8 @@ void launch_backward_teams(const char* label, const ExecutionSpace& space,
         }
       }
     } else if (shape.packs_per_lane == 8) {
-      if constexpr (Pass::width == 1 &&
-                    sizeof(typename Pass::value_type) >= 4) {
+      if constexpr (held_by_wide_backward_teams(
+                        8, Pass::width, sizeof(typename Pass::value_type))) {
         if (shape.team_size > narrow) {
           return launch(integral_constant<int, 8>(), std::true_type(),
                         std::false_type(), one, wide, one);

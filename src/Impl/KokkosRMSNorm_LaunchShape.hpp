@@ -203,6 +203,16 @@ struct BackwardLanes {
   int packs_per_lane;
 };
 
+// Whether a backward team of more than 256 lanes, bounded to 1024 threads and
+// so 64 registers a thread, holds `packs_per_lane` Packs of `pack_width`
+// values of `value_bytes` bytes a lane: four; two of 16-bit Packs (more than
+// four values); eight of one float or double (logs 89, 112).
+constexpr bool held_by_wide_backward_teams(int packs_per_lane, int pack_width,
+                                           int value_bytes) {
+  return packs_per_lane == 4 || (packs_per_lane == 2 && pack_width > 4) ||
+         (packs_per_lane == 8 && pack_width == 1 && value_bytes >= 4);
+}
+
 }  // namespace KokkosRMSNorm::Impl
 
 #endif

@@ -198,7 +198,10 @@ struct GpuBackend : PortableBackend {
     if (fits(256, 4)) {
       return {lanes_for(4), 4};
     }
-    if (pack_width > 4 && fits(1024, 2)) {
+    const auto held_by_wide_teams = [&](int per_lane) {
+      return held_by_wide_backward_teams(per_lane, pack_width, value_bytes);
+    };
+    if (held_by_wide_teams(2) && fits(1024, 2)) {
       return {lanes_for(2), 2};
     }
     if (pack_width <= 4 && fits(256, 8)) {
@@ -207,7 +210,7 @@ struct GpuBackend : PortableBackend {
     if (fits(1024, 4)) {
       return {lanes_for(4), 4};
     }
-    if (pack_width == 1 && value_bytes >= 4 && fits(1024, 8)) {
+    if (held_by_wide_teams(8) && fits(1024, 8)) {
       return {lanes_for(8), 8};
     }
     return {256, 4};
