@@ -106,12 +106,21 @@ TYPED_TEST_P(RMSNormTest, MisalignedSubviews) {
   const std::size_t rows = 33, n = 1024;
   Kokkos::View<T**, Kokkos::LayoutRight, Space> x_all("x", rows, n + 1),
       y_all("y", rows, n + 1);
-  Kokkos::View<T*, Space> weight_all("weight", n + 1);
+  Kokkos::View<T*, Space> weight_all("weight", 2 * n);
   const auto columns = Kokkos::make_pair(std::size_t(1), n + 1);
-  this->expect_matches_reference(Kokkos::subview(x_all, Kokkos::ALL, columns),
-                                 Kokkos::subview(weight_all, columns),
-                                 Kokkos::subview(y_all, Kokkos::ALL, columns),
+  const auto x = Kokkos::subview(x_all, Kokkos::ALL, columns);
+  const auto y = Kokkos::subview(y_all, Kokkos::ALL, columns);
+  // A weight one value in as well (its Packs lead as the rows'), one that
+  // starts on a Pack (its Packs shifted to the rows'), and one of stride two
+  // (gathered value by value).
+  this->expect_matches_reference(x, Kokkos::subview(weight_all, columns), y,
                                  1e-6, 1.0, 99);
+  this->expect_matches_reference(
+      x, Kokkos::subview(weight_all, Kokkos::make_pair(std::size_t(0), n)), y,
+      1e-6, 1.0, 100);
+  const Kokkos::View<T*, Kokkos::LayoutStride, Space, Kokkos::MemoryUnmanaged>
+      every_other(weight_all.data(), Kokkos::LayoutStride(n, 2));
+  this->expect_matches_reference(x, every_other, y, 1e-6, 1.0, 101);
 }
 
 TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
