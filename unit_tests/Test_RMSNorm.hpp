@@ -110,9 +110,8 @@ TYPED_TEST_P(RMSNormTest, MisalignedSubviews) {
   const auto columns = Kokkos::make_pair(std::size_t(1), n + 1);
   const auto x = Kokkos::subview(x_all, Kokkos::ALL, columns);
   const auto y = Kokkos::subview(y_all, Kokkos::ALL, columns);
-  // A weight one value in as well (its Packs lead as the rows'), one that
-  // starts on a Pack (its Packs shifted to the rows'), and one of stride two
-  // (gathered value by value).
+  // A weight one value in as well (leading as the rows), one that starts on
+  // a Pack (leading otherwise), and one of stride two.
   this->expect_matches_reference(x, Kokkos::subview(weight_all, columns), y,
                                  1e-6, 1.0, 99);
   this->expect_matches_reference(

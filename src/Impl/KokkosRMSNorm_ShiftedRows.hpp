@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include <Kokkos_Core.hpp>
@@ -121,72 +120,19 @@ inline constexpr bool is_shifted_pack_rows_v = false;
 template <class T, int Width>
 inline constexpr bool is_shifted_pack_rows_v<ShiftedPackRows<T, Width>> = true;
 
-// The Width values from value `offset` on of the 2 Width values of `low`
-// followed by `high`, for a run-time offset below Width: shifted by whole
-// 32-bit words in steps of compile-time size, each a select, then by half a
-// word for 16-bit values, so that no register is indexed at run time (which
-// would move the Packs to local memory). Values are little-endian in words.
-template <class T, int Width>
-KOKKOS_INLINE_FUNCTION Pack<T, Width> shifted_pack(const Pack<T, Width>& low,
-                                                   const Pack<T, Width>& high,
-                                                   int offset) {
-  using P = Pack<T, Width>;
-  static_assert(sizeof(P) % 4 == 0 && sizeof(T) % 2 == 0,
-                "Packs of whole words, of values of whole 16-bit halves");
-  constexpr int words = sizeof(P) / 4;
-  std::uint32_t word[2 * words];
-  memcpy(word, &low, sizeof(P));
-  memcpy(word + words, &high, sizeof(P));
-  const int bytes = offset * static_cast<int>(sizeof(T));
-  for (int step = words / 2; step >= 1; step /= 2) {
-    const bool shifts = (bytes / 4) & step;
-    for (int k = 0; k + step < 2 * words; ++k) {
-      word[k] = shifts ? word[k + step] : word[k];
-    }
-  }
-  if (bytes % 4 != 0) {
-    for (int k = 0; k + 1 < 2 * words; ++k) {
-      word[k] = (word[k] >> 16) | (word[k + 1] << 16);
-    }
-  }
-  P shifted;
-  memcpy(static_cast<void*>(&shifted), word, sizeof(P));
-  return shifted;
-}
-
 // A weight read beside ShiftedPackRows: its Pack j for a row that leads by
-// `lead` holds the row's factors of that Pack. A contiguous weight reads
-// the two aligned Packs of its memory that hold them and shifts them
-// (shifted_pack); gathered value by value, 16-bit factors cost the scaling
-// eight loads a Pack (log 117). A strided weight, and the Packs at its
-// ends, are gathered value by value (the weight stays in cache, so its loads
-// cost no memory traffic).
+// `lead` holds the row's factors of that Pack, gathered value by value (the
+// weight stays in cache, so its loads cost no memory traffic).
 template <class View, int Width>
 struct ShiftedPackRow {
   using value_type = typename View::non_const_value_type;
   using pack = Pack<value_type, Width>;
 
   View values;
-  // Values of the weight's first aligned Pack before its first value; -1
-  // for a weight of another stride than one.
-  int own_lead;
 
   KOKKOS_INLINE_FUNCTION pack read(int j, int lead) const {
     const int first = j * Width - lead;
     const int n = static_cast<int>(values.extent(0));
-    if (own_lead >= 0) {
-      // The aligned Packs of the weight's memory, from its first: Pack
-      // `low` holds value `first` (own_lead + first >= 1 - Width).
-      const int from_first_pack = own_lead + first;
-      const int low = (from_first_pack + Width) / Width - 1;
-      if (low * Width >= own_lead && (low + 2) * Width - own_lead <= n) {
-        const auto start = reinterpret_cast<std::uintptr_t>(values.data());
-        const auto* packs =
-            reinterpret_cast<const pack*>(start - start % sizeof(pack));
-        return shifted_pack(packs[low], packs[low + 1],
-                            from_first_pack - low * Width);
-      }
-    }
     pack value;
     for (int k = 0; k < Width; ++k) {
       value.lane[k] = first + k >= 0 && first + k < n ? values(first + k)

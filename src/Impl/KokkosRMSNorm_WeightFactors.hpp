@@ -96,12 +96,8 @@ auto shifted_weight_factors(const Weight& weight) {
   if constexpr (is_none_v<View>) {
     return WeightFactors<None, false>{};
   } else {
-    const View view = weight_view(weight);
-    const int own_lead = view.stride(0) == 1
-                             ? static_cast<int>(lead_of_first_row<Width>(view))
-                             : -1;
     return WeightFactors<ShiftedPackRow<View, Width>, adds_one_v<Weight>>{
-        {view, own_lead}};
+        {weight_view(weight)}};
   }
 }
 
