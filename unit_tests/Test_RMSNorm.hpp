@@ -205,8 +205,9 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
       // The same shape over rows that do not start on a Pack, where the
       // layout allows (unit column stride): a View one value in, its rows
       // one value more than whole Packs apart, so that they lead by
-      // different values (ShiftedPackRows). The values beside the rows stay
-      // as poisoned.
+      // different values (ShiftedPackRows). The values beside the rows, in
+      // x, the weight and y, are NaN: read into a row's result, or
+      // overwritten, they show.
       if constexpr (std::is_same_v<typename TypeParam::layout,
                                    Kokkos::LayoutRight>) {
         constexpr int width = Impl::vector_width_v<T>;
@@ -220,9 +221,12 @@ TYPED_TEST_P(RMSNormTest, EveryLaunchShape) {
         typename TypeParam::vector weight_all("weight", values + width);
         const auto shifted_weight = Kokkos::subview(
             weight_all, Kokkos::make_pair(n % width, n % width + values));
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        Testing::poison(x_all, nan);
+        Testing::poison(weight_all, nan);
+        Testing::poison(y_all, nan);
         Testing::fill_uniform(shifted_x, values);
         Testing::fill_uniform(shifted_weight, values + 1);
-        Testing::poison(y_all, std::numeric_limits<double>::quiet_NaN());
         const auto shifted_math =
             Impl::make_row_math<width, Impl::RowStarts::anywhere>(
                 shifted_x, Impl::None(), Impl::None(), shifted_weight,
