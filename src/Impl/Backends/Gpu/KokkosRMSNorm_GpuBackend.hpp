@@ -99,18 +99,23 @@ struct GpuBackend : PortableBackend {
     }
     // A call of at most 4 MB of Packs (a decode step's) is bound by each
     // row's chain of latencies, not by how many teams share a SM: lanes
-    // hold 16 values (two 16-bit Packs, four of 32 bits) in as many threads
-    // as cover the row, so that the weight loads beside x and each lane's
-    // chain of adds is short. 16-bit rows of 2048-8192 took 0.6-0.8 us less
-    // a call than at four Packs a lane under graph replay (log 67).
+    // hold few values in as many threads as cover the row, so that the
+    // weight loads beside x and each lane's chain of adds is short. 16-bit
+    // rows of 2048-8192 took 0.6-0.8 us less a call at 16 values a lane
+    // than at four Packs under graph replay (log 67); 8 values a lane took
+    // in-place add_rms_norm 0.1-0.4 us less again on an H100 where that
+    // needs at most 512 threads, and 1024 threads took longer (log 119).
     const bool latency_bound = rows.rows * packs_per_row <= 262144;
-    const int packs_of_16_values = 16 / rows.pack_width;
+    const int packs_of_8_values = std::max(1, 8 / rows.pack_width);
+    const int packs_a_lane =
+        packs_per_row <= std::size_t(512) * packs_of_8_values
+            ? packs_of_8_values
+            : 2 * packs_of_8_values;
     if (rows.pack_width >= 4 && latency_bound &&
-        packs_per_row <= std::size_t(1024) * packs_of_16_values) {
+        packs_per_row <= std::size_t(1024) * packs_a_lane) {
       return LaunchShape::team_per_row<GpuBackend>(
-          rows,
-          ceil_div(ceil_div(packs_per_row, packs_of_16_values), warp) * warp,
-          packs_of_16_values);
+          rows, ceil_div(ceil_div(packs_per_row, packs_a_lane), warp) * warp,
+          packs_a_lane);
     }
     // Rows of 16-bit values split only where teams may hold their chunks in
     // scratch (x itself, no residual): held in registers, split 16-bit rows
