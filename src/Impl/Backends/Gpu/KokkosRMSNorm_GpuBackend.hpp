@@ -149,8 +149,14 @@ struct GpuBackend : PortableBackend {
       // threads sweeping bfloat16 rows twice reached 69-84%, log 106). f64
       // Packs, of two values, start at eight (6-13% less time than four, log
       // 97) but in latency-bound calls, as above (eight took 0.5-1.2 us a call
-      // more, log 99). Teams of at least 64 threads.
-      const int packs_a_lane = rows.pack_width == 2 && !latency_bound ? 8 : 4;
+      // more, log 99). Float rows with a residual take two: four Packs of x
+      // and four of the residual in flight took 64 registers a lane, half a
+      // SM's threads (in place f32 N = 1000 87% of the copy against 96%,
+      // log 120). Teams of at least 64 threads.
+      const int packs_a_lane = rows.pack_width == 2 && !latency_bound ? 8
+                               : rows.pack_width == 4 && !rows.loads_x_as_stored
+                                   ? 2
+                                   : 4;
       const int most_threads_at_packs_a_lane = rows.pack_width <= 4 ? 256 : 512;
       const int per_lane = packs_per_lane_for(
           packs_per_row,
