@@ -95,6 +95,26 @@ TYPED_TEST_P(AddRMSNormTest, InPlace) {
   }
 }
 
+TYPED_TEST_P(AddRMSNormTest, InPlaceManyRows) {
+  // Calls of more than 4 MB of Packs, which a GPU launches in the shapes of
+  // long calls rather than a decode step's; there rows of 513-2048 floats
+  // with a residual take a shape of their own (GpuBackend).
+  using Matrix = typename TestFixture::Matrix;
+  for (std::size_t n : {1000, 2048}) {
+    const std::size_t rows = (std::size_t(1) << 21) / n + 3;
+    Matrix x("x", rows, n), residual("residual", rows, n);
+    typename TypeParam::vector weight("weight", n);
+    const auto [x_before, residual_before] =
+        TestFixture::filled(x, residual, weight, 7 * n);
+    add_rms_norm(typename TestFixture::Space(), x, residual, residual, weight,
+                 x, TestFixture::eps);
+    typename TestFixture::Space().fence();
+    TestFixture::expect_results(
+        x_before, residual_before, residual, x, weight,
+        "in place, M=" + std::to_string(rows) + " N=" + std::to_string(n));
+  }
+}
+
 TYPED_TEST_P(AddRMSNormTest, WithRstdAndOnePlus) {
   using Matrix = typename TestFixture::Matrix;
   using Accumulation = Impl::accumulation_type_t<typename TestFixture::T>;
@@ -179,8 +199,8 @@ TYPED_TEST_P(AddRMSNormTest, InPlaceStaticRowLength) {
 }
 
 REGISTER_TYPED_TEST_SUITE_P(AddRMSNormTest, OutOfPlace, InPlace,
-                            WithRstdAndOnePlus, InPlaceSplitRows,
-                            InPlaceStaticRowLength);
+                            InPlaceManyRows, WithRstdAndOnePlus,
+                            InPlaceSplitRows, InPlaceStaticRowLength);
 
 }  // namespace KokkosRMSNorm::Test
 
