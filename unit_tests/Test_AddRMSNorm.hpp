@@ -85,11 +85,11 @@ TYPED_TEST_P(AddRMSNormTest, InPlace) {
   // where rows of 513-2048 floats with a residual take a shape of their own
   // (GpuBackend).
   using Matrix = typename TestFixture::Matrix;
-  for (const auto [rows, n] : {std::pair<std::size_t, std::size_t>{5, 256},
-                               {5, 4097},
-                               {5, 70000},
-                               {2100, 1000},
-                               {1027, 2048}}) {
+  for (const auto& [rows, n] : {std::pair<std::size_t, std::size_t>{5, 256},
+                                {5, 4097},
+                                {5, 70000},
+                                {2100, 1000},
+                                {1027, 2048}}) {
     Matrix x("x", rows, n), residual("residual", rows, n);
     typename TypeParam::vector weight("weight", n);
     const auto [x_before, residual_before] =
