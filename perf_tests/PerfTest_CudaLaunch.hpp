@@ -5,6 +5,8 @@
 // CUDA only: the raw launch cost that tiny shapes are judged against, and a
 // call's cost under CUDA-graph replay.
 
+#include <cstddef>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -16,6 +18,50 @@
 namespace KokkosRMSNorm::PerfTest {
 
 __global__ void empty_kernel() {}
+
+// A minimal hand-written rms_norm of a row a block, Values contiguous values a
+// thread (rows of blockDim.x x Values), loaded and stored 16 bytes at a time:
+// what a kernel of rms_norm's launch shape takes with nothing but the loads,
+// the sum over the block, the scaling and the stores -- the floor our body is
+// judged against (log 121).
+template <class T, int Values>
+__global__ void lean_rms_norm(const T* x, const T* weight, T* y, float eps) {
+  static_assert(Values * sizeof(T) % 16 == 0, "whole 16-byte vectors a thread");
+  constexpr int vectors = Values * sizeof(T) / 16;
+  const std::size_t n = std::size_t(blockDim.x) * Values;
+  const std::size_t first = blockIdx.x * n + threadIdx.x * Values;
+  T values[Values], weights[Values];
+  for (int k = 0; k < vectors; ++k) {
+    const uint4 value = reinterpret_cast<const uint4*>(x + first)[k];
+    const uint4 w = reinterpret_cast<const uint4*>(weight + threadIdx.x * Values)[k];
+    memcpy(&values[k * 16 / sizeof(T)], &value, 16);
+    memcpy(&weights[k * 16 / sizeof(T)], &w, 16);
+  }
+  float sum = 0.0f;
+  for (int k = 0; k < Values; ++k) {
+    sum += float(values[k]) * float(values[k]);
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+  }
+  __shared__ float warp_sums[32];
+  if (threadIdx.x % 32 == 0) {
+    warp_sums[threadIdx.x / 32] = sum;
+  }
+  __syncthreads();
+  float total = 0.0f;
+  for (unsigned warp = 0; warp < blockDim.x / 32; ++warp) {
+    total += warp_sums[warp];
+  }
+  const float rstd = rsqrtf(total / float(n) + eps);
+  for (int k = 0; k < Values; ++k) {
+    values[k] = T(float(values[k]) * rstd * float(weights[k]));
+  }
+  for (int k = 0; k < vectors; ++k) {
+    memcpy(&reinterpret_cast<uint4*>(y + first)[k], &values[k * 16 / sizeof(T)],
+           16);
+  }
+}
 
 inline void check(cudaError_t status, const char* what) {
   if (status != cudaSuccess) {

@@ -8,11 +8,13 @@
 // back on a stream (256 calls, one fence), and on CUDA 64 calls captured
 // in a graph and replayed. Beside them, timed alike, the floors a call is
 // judged against: an empty TeamPolicy of rms_norm's launch shape (a Kokkos
-// launch) and, on CUDA, an empty raw kernel. compare_decode.py times
+// launch) and, on CUDA, an empty raw kernel and a lean hand-written rms_norm
+// of rms_norm's launch shape (cuda_lean_rms_norm). compare_decode.py times
 // torch.compile of the same calls alike. Names:
 // decode[_graph]/<impl>/<dtype>/M:<rows>/N:<n>, impl rms_norm,
 // add_rms_norm_in_place (each also on Views whose type fixes N, suffixed
-// _static_n) or kokkos_launch_floor; decode[_graph]/cuda_empty_kernel.
+// _static_n), kokkos_launch_floor or cuda_lean_rms_norm;
+// decode[_graph]/cuda_empty_kernel.
 
 #include <functional>
 #include <memory>
@@ -124,6 +126,34 @@ void register_decode(const Shape& shape, double copy_ceiling_gbps) {
       return Rows(view.data(), view.extent(0));
     });
   });
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOSRMSNORM_PERF_ON_HOST)
+  // lean_rms_norm in rms_norm's launch shape, where it has 8 or 16 values a
+  // thread (every decode shape on an NVIDIA GPU).
+  const auto team = launch_floor_policy<T>(Space(), shape);
+  const std::size_t values = shape.n / team.team_size();
+  const auto register_lean = [&](auto values_a_thread) {
+    constexpr int Values = decltype(values_a_thread)::value;
+    register_decode_call(
+        benchmark_name<T>("cuda_lean_rms_norm", shape),
+        bytes_per_call<T>(shape), copy_ceiling_gbps, [=] {
+          const auto s = buffers_and_workspace();
+          return Call([s, team](const Space& space) {
+            lean_rms_norm<T, Values>
+                <<<team.league_size(), team.team_size(), 0,
+                   space.cuda_stream()>>>(s.first->x[0].data(),
+                                          s.first->weight.data(),
+                                          s.first->y[0].data(), float(eps));
+          });
+        });
+  };
+  if (team.impl_vector_length() == 1 && team.team_size() * values == shape.n) {
+    if (values == 8) {
+      register_lean(std::integral_constant<int, 8>());
+    } else if (values == 16) {
+      register_lean(std::integral_constant<int, 16>());
+    }
+  }
+#endif
   register_decode_call(benchmark_name<T>("kokkos_launch_floor", shape), 0,
                        copy_ceiling_gbps, [=] {
                          return Call([shape](const Space& space) {

@@ -10,7 +10,8 @@ place (residual = x + residual; x = norm(residual)) on the same tensors call aft
 back to back (256 calls between two CUDA events) and under graph replay (64 calls
 captured in one CUDA graph, replayed; compare_torch.time_graph). Writes decode.md (also
 printed) and decode.json into --out-dir, with the harness's floors: an empty raw CUDA
-kernel and an empty Kokkos TeamPolicy of rms_norm's launch shape; beside each of our
+kernel, an empty Kokkos TeamPolicy of rms_norm's launch shape and a lean hand-written
+rms_norm kernel of that shape (column "lean CUDA"); beside each of our
 calls, the same call on Views whose type fixes N (column "N static", `_static_n`).
 """
 import json
@@ -28,7 +29,7 @@ ENTRIES = ["rms_norm", "add_rms_norm_in_place"]
 STATIC_N = "_static_n"  # the same entry on Views whose type fixes N
 MODES = {"decode": "back to back", "decode_graph": "graph replay"}
 NAME_RE = re.compile(r"^(decode|decode_graph)/((?:rms_norm|add_rms_norm_in_place)(?:_static_n)?"
-                     r"|kokkos_launch_floor)"
+                     r"|kokkos_launch_floor|cuda_lean_rms_norm)"
                      r"/(\w+)/M:(\d+)/N:(\d+)")
 RAW_RE = re.compile(r"^(decode|decode_graph)/cuda_empty_kernel")
 BACK_TO_BACK_CALLS, SAMPLES = 256, 20
@@ -121,12 +122,13 @@ def main():
     cells = []
     for mode, title in MODES.items():
         table += [f"\n{title} (µs a call; empty raw CUDA kernel {fmt(raw.get(mode))})\n",
-                  "| dtype | M x N | Kokkos launch floor | rms_norm | N static | "
+                  "| dtype | M x N | Kokkos launch floor | lean CUDA | rms_norm | N static | "
                   "torch.compile | add_rms_norm in place | N static | torch.compile |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for dtype, m, n in shapes:
             floor = rows.get((mode, "kokkos_launch_floor", dtype, m, n))
-            line = f"| {dtype} | {m} x {n} | {fmt(floor)} |"
+            lean = rows.get((mode, "cuda_lean_rms_norm", dtype, m, n))
+            line = f"| {dtype} | {m} x {n} | {fmt(floor)} | {fmt(lean)} |"
             for entry in ENTRIES:
                 ours = rows.get((mode, entry, dtype, m, n))
                 static_n = rows.get((mode, entry + STATIC_N, dtype, m, n))
@@ -136,6 +138,7 @@ def main():
                               "n": n, "us": ours, "static_n_us": static_n,
                               "torch_compile_us": theirs,
                               "kokkos_launch_floor_us": floor,
+                              "cuda_lean_rms_norm_us": lean,
                               "cuda_empty_kernel_us": raw.get(mode)})
             table.append(line)
     write_record(args.out_dir, "decode", table, cells, context, args.commit)
