@@ -33,7 +33,8 @@ __global__ void lean_rms_norm(const T* x, const T* weight, T* y, float eps) {
   T values[Values], weights[Values];
   for (int k = 0; k < vectors; ++k) {
     const uint4 value = reinterpret_cast<const uint4*>(x + first)[k];
-    const uint4 w = reinterpret_cast<const uint4*>(weight + threadIdx.x * Values)[k];
+    const uint4 w =
+        reinterpret_cast<const uint4*>(weight + threadIdx.x * Values)[k];
     memcpy(&values[k * 16 / sizeof(T)], &value, 16);
     memcpy(&weights[k * 16 / sizeof(T)], &w, 16);
   }

@@ -138,11 +138,10 @@ void register_decode(const Shape& shape, double copy_ceiling_gbps) {
         bytes_per_call<T>(shape), copy_ceiling_gbps, [=] {
           const auto s = buffers_and_workspace();
           return Call([s, team](const Space& space) {
-            lean_rms_norm<T, Values>
-                <<<team.league_size(), team.team_size(), 0,
-                   space.cuda_stream()>>>(s.first->x[0].data(),
-                                          s.first->weight.data(),
-                                          s.first->y[0].data(), float(eps));
+            lean_rms_norm<T, Values><<<team.league_size(), team.team_size(), 0,
+                                       space.cuda_stream()>>>(
+                s.first->x[0].data(), s.first->weight.data(),
+                s.first->y[0].data(), float(eps));
           });
         });
   };
