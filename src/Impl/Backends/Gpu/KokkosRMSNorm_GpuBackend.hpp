@@ -106,16 +106,17 @@ struct GpuBackend : PortableBackend {
     // in-place add_rms_norm 0.1-0.4 us less again on an H100 where that
     // needs at most 512 threads, and 1024 threads took longer (log 119).
     const bool latency_bound = rows.rows * packs_per_row <= 262144;
-    const int packs_of_8_values = std::max(1, 8 / rows.pack_width);
-    const int packs_a_lane =
-        packs_per_row <= std::size_t(512) * packs_of_8_values
-            ? packs_of_8_values
-            : 2 * packs_of_8_values;
-    if (rows.pack_width >= 4 && latency_bound &&
-        packs_per_row <= std::size_t(1024) * packs_a_lane) {
-      return LaunchShape::team_per_row<GpuBackend>(
-          rows, ceil_div(ceil_div(packs_per_row, packs_a_lane), warp) * warp,
-          packs_a_lane);
+    if (rows.pack_width >= 4 && latency_bound) {
+      const int packs_of_8_values = std::max(1, 8 / rows.pack_width);
+      const int packs_a_lane =
+          packs_per_row <= std::size_t(512) * packs_of_8_values
+              ? packs_of_8_values
+              : 2 * packs_of_8_values;
+      if (packs_per_row <= std::size_t(1024) * packs_a_lane) {
+        return LaunchShape::team_per_row<GpuBackend>(
+            rows, ceil_div(ceil_div(packs_per_row, packs_a_lane), warp) * warp,
+            packs_a_lane);
+      }
     }
     // Rows of 16-bit values split only where teams may hold their chunks in
     // scratch (x itself, no residual): held in registers, split 16-bit rows
