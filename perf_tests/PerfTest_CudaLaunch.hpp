@@ -58,9 +58,12 @@ __global__ void lean_rms_norm(const T* x, const T* weight, T* y, float eps) {
   for (int k = 0; k < Values; ++k) {
     values[k] = T(float(values[k]) * rstd * float(weights[k]));
   }
+  // Each vector is assembled in a register and stored whole: a memcpy into y
+  // itself, whose alignment nvcc cannot see, is stored byte by byte (log 122).
   for (int k = 0; k < vectors; ++k) {
-    memcpy(&reinterpret_cast<uint4*>(y + first)[k], &values[k * 16 / sizeof(T)],
-           16);
+    uint4 vector;
+    memcpy(&vector, &values[k * 16 / sizeof(T)], 16);
+    reinterpret_cast<uint4*>(y + first)[k] = vector;
   }
 }
 
