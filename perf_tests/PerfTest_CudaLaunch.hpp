@@ -19,8 +19,9 @@ namespace KokkosRMSNorm::PerfTest {
 
 __global__ void empty_kernel() {}
 
-// A minimal hand-written rms_norm of a row a block, Values contiguous values a
-// thread (rows of blockDim.x x Values), loaded and stored 16 bytes at a time:
+// A minimal hand-written rms_norm of a row a block, Values values a thread
+// (rows of blockDim.x x Values), loaded and stored 16 bytes at a time, vector k
+// of thread t at k * blockDim.x + t so that every load of a warp is coalesced:
 // what a kernel of rms_norm's launch shape takes with nothing but the loads,
 // the sum over the block, the scaling and the stores -- the floor our body is
 // judged against (log 121).
@@ -28,15 +29,17 @@ template <class T, int Values>
 __global__ void lean_rms_norm(const T* x, const T* weight, T* y, float eps) {
   static_assert(Values * sizeof(T) % 16 == 0, "whole 16-byte vectors a thread");
   constexpr int vectors = Values * sizeof(T) / 16;
+  constexpr int values_a_vector = 16 / sizeof(T);
   const std::size_t n = std::size_t(blockDim.x) * Values;
-  const std::size_t first = blockIdx.x * n + threadIdx.x * Values;
+  const auto* x_row = reinterpret_cast<const uint4*>(x + blockIdx.x * n);
+  const auto* weight_row = reinterpret_cast<const uint4*>(weight);
+  auto* y_row = reinterpret_cast<uint4*>(y + blockIdx.x * n);
   T values[Values], weights[Values];
   for (int k = 0; k < vectors; ++k) {
-    const uint4 value = reinterpret_cast<const uint4*>(x + first)[k];
-    const uint4 w =
-        reinterpret_cast<const uint4*>(weight + threadIdx.x * Values)[k];
-    memcpy(&values[k * 16 / sizeof(T)], &value, 16);
-    memcpy(&weights[k * 16 / sizeof(T)], &w, 16);
+    const uint4 value = x_row[k * blockDim.x + threadIdx.x];
+    const uint4 w = weight_row[k * blockDim.x + threadIdx.x];
+    memcpy(&values[k * values_a_vector], &value, 16);
+    memcpy(&weights[k * values_a_vector], &w, 16);
   }
   float sum = 0.0f;
   for (int k = 0; k < Values; ++k) {
@@ -62,8 +65,8 @@ __global__ void lean_rms_norm(const T* x, const T* weight, T* y, float eps) {
   // itself, whose alignment nvcc cannot see, is stored byte by byte (log 122).
   for (int k = 0; k < vectors; ++k) {
     uint4 vector;
-    memcpy(&vector, &values[k * 16 / sizeof(T)], 16);
-    reinterpret_cast<uint4*>(y + first)[k] = vector;
+    memcpy(&vector, &values[k * values_a_vector], 16);
+    y_row[k * blockDim.x + threadIdx.x] = vector;
   }
 }
 
