@@ -106,6 +106,9 @@ struct RMSNormKernel : Math {
                                        Math::rows_share_weight_packs),
                 "only vector lanes hold several rows, in registers, of one "
                 "weight Pack");
+  // The team's size where it is a constant, a lane a thread, else 0 (the
+  // backends' for_each_lane).
+  static constexpr int team_lanes = TeamPerRow ? StaticLanes : 0;
   static_assert(StaticLanes == 0 ||
                     (Resident && std::size_t(StaticLanes) * PacksPerLane ==
                                      Math::static_packs),
@@ -213,7 +216,7 @@ struct RMSNormKernel : Math {
                            RowSumsAndMaxima<accumulation_type, RowsPerThread>,
                            RowSums<accumulation_type, RowsPerThread>>;
     FirstSweep first_sweep;
-    backend::template reduce_over_lanes<!TeamPerRow>(
+    backend::template reduce_over_lanes<!TeamPerRow, team_lanes>(
         lanes, row_lanes(),
         [&](int lane, FirstSweep& values) {
           for (int start = begin; start < sweeps_end; start += sweep) {
@@ -266,7 +269,7 @@ struct RMSNormKernel : Math {
       }
       multiplier[r] = this->multiplier(largest[r]);
     });
-    Kokkos::parallel_for(lanes, [&](int lane) {
+    backend::template for_each_lane<team_lanes>(lanes, [&](int lane) {
       if (lane == 0 && begin == 0) {
         for_each_row(rows, [&](int r) {
           this->store_rstd(first_row + r, rstd[r]);
@@ -403,7 +406,7 @@ struct SplitRowKernel : RMSNormKernel<PacksPerLane, 1, true, Resident,
     const Kokkos::pair<int, int> packs = packs_of(chunk);
     const int sweep = this->row_lanes() * PacksPerLane;
     row_sums sums;
-    backend::template reduce_over_lanes<false>(
+    backend::template reduce_over_lanes<false, 0>(
         Kokkos::TeamThreadRange(team, this->row_lanes()), this->row_lanes(),
         [&](int lane, row_sums& lane_sums) {
           for (int start = packs.first; start < packs.second; start += sweep) {

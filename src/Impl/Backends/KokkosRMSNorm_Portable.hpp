@@ -72,10 +72,18 @@ struct PortableBackend {
   }
   KOKKOS_FORCEINLINE_FUNCTION static void wait_for_copies_to_scratch() {}
 
+  // Calls f(lane) for each lane of `lanes` this thread takes. TeamLanes, if
+  // not 0, is the team's size, `lanes` a TeamThreadRange of that extent.
+  template <int TeamLanes, class Lanes, class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void for_each_lane(const Lanes& lanes,
+                                                        const F& f) {
+    Kokkos::parallel_for(lanes, f);
+  }
+
   // Reduces f(lane, sums) over `lanes` (lane_count lanes, a team's threads
   // or, VectorLanes, a thread's vector lanes) into `result`, which every
-  // lane receives.
-  template <bool VectorLanes, class Lanes, class F, class Sums>
+  // lane receives. TeamLanes is as for for_each_lane.
+  template <bool VectorLanes, int TeamLanes, class Lanes, class F, class Sums>
   KOKKOS_FORCEINLINE_FUNCTION static void reduce_over_lanes(const Lanes& lanes,
                                                             int /*lane_count*/,
                                                             const F& f,

@@ -175,6 +175,23 @@ struct CudaBackend : GpuBackend<Kokkos::Cuda> {
   }
 #endif
 
+  // Calls f(lane) for each lane of `lanes` this thread takes. Kokkos's
+  // TeamThreadRange loops from threadIdx.y in steps of blockDim.y, which nvcc
+  // cannot bound, so it keeps the loop and its branches even where each
+  // thread takes one lane (log 124): a team of TeamLanes threads, one lane
+  // each, takes its lane, the team rank, without them.
+  template <int TeamLanes, class Lanes, class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void for_each_lane(const Lanes& lanes,
+                                                        const F& f) {
+#ifdef __CUDA_ARCH__
+    if constexpr (TeamLanes > 0) {
+      f(static_cast<int>(threadIdx.y));
+      return;
+    }
+#endif
+    Kokkos::parallel_for(lanes, f);
+  }
+
   // Over lanes that fill whole warps, a team thread's 32 vector lanes
   // (VectorLanes) or a team's threads, the lanes join their values with
   // join_over_warp and join_over_team, as torch.compile's kernels do; other
@@ -182,15 +199,15 @@ struct CudaBackend : GpuBackend<Kokkos::Cuda> {
   // known at run time, with a lane mask the compiler cannot prove uniform
   // (log 47), and take four barriers and three integer divisions a team
   // reduction; tiny calls wait on exactly those instructions (log 48).
-  template <bool VectorLanes, class Lanes, class F, class T, int Rows,
-            class Join>
+  template <bool VectorLanes, int TeamLanes, class Lanes, class F, class T,
+            int Rows, class Join>
   KOKKOS_FORCEINLINE_FUNCTION static void reduce_over_lanes(
       const Lanes& lanes, [[maybe_unused]] int lane_count, const F& f,
       RowReduction<T, Rows, Join>& result) {
 #ifdef __CUDA_ARCH__
     if (VectorLanes ? lane_count == warp_size : lane_count % warp_size == 0) {
       RowReduction<T, Rows, Join> values;
-      Kokkos::parallel_for(lanes, [&](int lane) { f(lane, values); });
+      for_each_lane<TeamLanes>(lanes, [&](int lane) { f(lane, values); });
       if constexpr (VectorLanes) {
         join_over_warp(values);
       } else {
