@@ -107,13 +107,17 @@ TYPED_TEST_P(QuantizedTest, EveryFormatAndScale) {
 TYPED_TEST_P(QuantizedTest, RowLengthsAndCounts) {
   // Rows of one value to rows swept twice on a GPU (20000 floats), rows a
   // thread's vector lanes share (64, 128), rows not on a Pack (1000 16-bit
-  // values, 4097), rows of a team held in scratch (8000 floats), rows that
+  // values, 4097), rows of a team held in scratch (8000 floats and 16384
+  // 16-bit values in 160 rows, a call that is not latency-bound), rows that
   // a host's threads share (140000).
   if constexpr (!TestFixture::takes_rows) {
     GTEST_SKIP() << "quantized outputs take no double rows";
   } else {
     for (std::size_t n : {1, 3, 64, 128, 1000, 4097, 8000, 20000, 140000}) {
       this->expect_every_quantization_matches(5, n);
+    }
+    for (std::size_t n : {8000, 16384}) {
+      this->expect_every_quantization_matches(160, n);
     }
     for (std::size_t rows : {0, 1, 1000}) {
       this->expect_every_quantization_matches(rows, 128);
