@@ -66,7 +66,7 @@ TYPED_TEST_P(RMSNormTest, RowLengths) {
   // On a GPU, 20000 16-bit values are eight Packs a lane in registers,
   // re-read for the scaling; 8000 floats and 16384 16-bit values are rows of
   // more than 16 KB a team, which teams hold in scratch (with idle lanes at
-  // 8000) where the call is not latency-bound: in 160 rows.
+  // 8000) in a call that is not latency-bound, such as one of 160 rows.
   for (std::size_t n :
        {1, 2, 3, 31, 127, 256, 1000, 4097, 8000, 16384, 20000}) {
     this->expect_matches_reference(7, n, 1e-6);
@@ -292,8 +292,9 @@ TYPED_TEST_P(RMSNormTest, InPlace) {
     Kokkos::deep_copy(x_before, x);
     rms_norm(Space(), x, weight, x, 1e-6);
     Space().fence();
-    expect_reference_result(x_before, weight, x, 1e-6,
-                            "in place, N=" + std::to_string(n));
+    expect_reference_result(
+        x_before, weight, x, 1e-6,
+        "in place, rows=" + std::to_string(rows) + " N=" + std::to_string(n));
   }
 }
 
