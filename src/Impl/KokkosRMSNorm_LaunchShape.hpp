@@ -181,14 +181,12 @@ struct LaunchShape {
 
   // `shape`, a team's, with its rows or chunks held in team scratch where
   // they are x itself, held in one sweep of four or eight Packs a lane, and
-  // the Backend holds rows in scratch of the size its holds_in_scratch takes.
+  // the Backend's holds_in_scratch takes the shape.
   template <class Backend>
   static LaunchShape held_by_team(const RowFacts& rows, LaunchShape shape) {
     if constexpr (Backend::holds_rows_in_scratch) {
       if (shape.sweeps == Sweeps::one && shape.packs_per_lane >= 4 &&
-          rows.loads_x_as_stored &&
-          Backend::holds_in_scratch(std::size_t(shape.team_size) *
-                                    shape.packs_per_lane * rows.pack_bytes)) {
+          rows.loads_x_as_stored && Backend::holds_in_scratch(rows, shape)) {
         shape.holding = Holding::team_scratch;
       }
     }

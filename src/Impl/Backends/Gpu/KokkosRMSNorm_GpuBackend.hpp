@@ -53,12 +53,27 @@ struct GpuBackend : PortableBackend {
   // most 48 KB of scratch on CUDA, some of it its own.
   static constexpr std::size_t max_row_scratch_bytes = 32768;
 
-  // Whether a team holding `bytes` of a row (or of a chunk of one) in one
-  // sweep holds them in team scratch rather than in registers: above 16 KB,
-  // where registers would leave a SM two to four such teams, and up to
-  // max_row_scratch_bytes; smaller rows ran slower in scratch (log 34).
-  static bool holds_in_scratch(std::size_t bytes) {
-    return bytes > 16384 && bytes <= max_row_scratch_bytes;
+  // Whether a call of `rows` is bound by each row's chain of latencies
+  // rather than by bandwidth: at most 4 MB of Packs, a decode step's.
+  static bool latency_bound(const RowFacts& rows) {
+    return rows.rows * rows.packs_per_row <= 262144;
+  }
+
+  // Whether a team of `shape` holds its row of `rows` (or its chunk of one),
+  // swept once, in team scratch rather than in registers: where that is above
+  // 16 KB, so registers would leave a SM two to four such teams, and up to
+  // max_row_scratch_bytes; smaller rows ran slower in scratch (log 34). Not
+  // in a latency-bound call, whose teams are too few for registers to crowd
+  // a SM while scratch adds a barrier and a round trip to each row's chain
+  // (f32 rows of 8192 0.8 us faster a call), except for chunks of split
+  // float rows, which took 0.25-0.29 us longer in registers (log 125).
+  static bool holds_in_scratch(const RowFacts& rows, const LaunchShape& shape) {
+    const std::size_t bytes =
+        std::size_t(shape.team_size) * shape.packs_per_lane * rows.pack_bytes;
+    const bool float_chunk =
+        shape.spread == LaunchShape::Spread::split_row && rows.pack_width <= 4;
+    return (!latency_bound(rows) || float_chunk) && bytes > 16384 &&
+           bytes <= max_row_scratch_bytes;
   }
 
   // The shape for `rows`, split across at most rows.max_teams_per_row teams.
@@ -105,8 +120,7 @@ struct GpuBackend : PortableBackend {
     // than at four Packs under graph replay (log 67); 8 values a lane took
     // in-place add_rms_norm 0.1-0.4 us less again on an H100 where that
     // needs at most 512 threads, and 1024 threads took longer (log 119).
-    const bool latency_bound = rows.rows * packs_per_row <= 262144;
-    if (rows.pack_width >= 4 && latency_bound) {
+    if (rows.pack_width >= 4 && latency_bound(rows)) {
       const int packs_of_8_values = std::max(1, 8 / rows.pack_width);
       const int packs_a_lane =
           packs_per_row <= std::size_t(512) * packs_of_8_values
@@ -154,7 +168,7 @@ struct GpuBackend : PortableBackend {
       // and four of the residual in flight took 64 registers a lane, half a
       // SM's threads (in place f32 N = 1000 87% of the copy against 96%,
       // log 120). Teams of at least 64 threads.
-      const int packs_a_lane = rows.pack_width == 2 && !latency_bound ? 8
+      const int packs_a_lane = rows.pack_width == 2 && !latency_bound(rows) ? 8
                                : rows.pack_width == 4 && !rows.loads_x_as_stored
                                    ? 2
                                    : 4;
